@@ -1,0 +1,105 @@
+'use strict';
+// One speed measurement: one codec, one fixture, one operation, in a fresh process, so that no
+// other codec's inline caches distort it. Checks the round trip first, then times. Prints one
+// JSON line on stdout: {ok: true, opsPerSec, bytes, mbPerSec, ...} or {ok: false, error}.
+//
+//   node benchmark/child.js --codec avsc --fixture person --op encode [--warmup-ms 300 --sample-ms 150 --samples 5]
+
+const { parseArgs, isDeepStrictEqual, inspect } = require('node:util');
+const { performance } = require('node:perf_hooks');
+const { loadFixture } = require('./fixtures');
+const { loadAdapter, buildCodec } = require('./codecs');
+const { firstDifference } = require('./difference');
+const { median } = require('./stats');
+const { step, printResult } = require('./child-common');
+
+const { values: args } = parseArgs({
+  options: {
+    codec: { type: 'string' },
+    fixture: { type: 'string' },
+    op: { type: 'string' },
+    'warmup-ms': { type: 'string', default: '300' },
+    'sample-ms': { type: 'string', default: '150' },
+    samples: { type: 'string', default: '5' },
+  },
+});
+const plan = { warmupMs: Number(args['warmup-ms']), sampleMs: Number(args['sample-ms']), samples: Number(args.samples) };
+
+// Every result feeds this sink, printed at the end, so no timed call can be optimised away.
+let sink = 0;
+
+function runBatch(operation, count) {
+  for (let i = 0; i < count; i++) sink += operation();
+}
+
+// Returns ops/s per sample. The clock is read once per batch, not per op: a read costs
+// ~30-60 ns, as much as a whole person encode. Warm-up doubles the batch until one takes 1 ms;
+// an op slower than a sample (events100k) then runs once per batch, so samples stay bounded
+// by count as well as by time.
+function measure(operation) {
+  let batch = 1;
+  const warmupEnd = performance.now() + plan.warmupMs;
+  while (performance.now() < warmupEnd) {
+    const start = performance.now();
+    runBatch(operation, batch);
+    if (performance.now() - start < 1) batch *= 2;
+  }
+  const rates = [];
+  for (let s = 0; s < plan.samples; s++) {
+    const start = performance.now();
+    let ops = 0;
+    let elapsed;
+    do {
+      runBatch(operation, batch);
+      ops += batch;
+      elapsed = performance.now() - start;
+    } while (elapsed < plan.sampleMs);
+    rates.push(ops / (elapsed / 1000));
+  }
+  return rates;
+}
+
+function accepts(codec, value) {
+  try {
+    codec.encode(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Builds the codec, checks that encode-then-decode returns a deep-equal value and that encode
+// rejects the fixture's invalid values. Returns what the timing needs, or throws an Error whose
+// message is the cell's failure reason.
+function prepare() {
+  const fixture = loadFixture(args.fixture);
+  const adapter = step('load', () => loadAdapter(args.codec));
+  const codec = step('setup', () => buildCodec(adapter, fixture));
+  const value = fixture.value;
+  // Encode twice and check the second: msgpackr records its structures on the first call,
+  // and the steady-state bytes are what the decode loop reads.
+  const encoded = step('encode', () => {
+    codec.encode(value);
+    return codec.encode(value);
+  });
+  const decoded = step('decode', () => codec.normalize(codec.decode(encoded)));
+  if (!isDeepStrictEqual(decoded, value)) {
+    throw new Error(`round trip differs: ${firstDifference(value, decoded)}`);
+  }
+  for (const invalid of fixture.invalidValues) {
+    if (accepts(codec, invalid)) throw new Error(`validation missing: encode accepted ${inspect(invalid, { breakLength: Infinity })}`);
+  }
+  return { codec, value, encoded, probe: fixture.probe };
+}
+
+function measureCell() {
+  if (args.op !== 'encode' && args.op !== 'decode') throw new Error(`--op must be encode or decode, got '${args.op}'`);
+  const { codec, value, encoded, probe } = prepare();
+  const operation = args.op === 'encode' ? () => codec.encode(value).length : () => probe(codec.decode(encoded));
+  const rates = step('timed loop', () => measure(operation));
+  const opsPerSec = median(rates);
+  const bytes = codec.size(encoded);
+  return { opsPerSec, bytes, mbPerSec: (bytes * opsPerSec) / 1e6, rates, sink };
+}
+
+printResult({ codec: args.codec, fixture: args.fixture, op: args.op }, measureCell);

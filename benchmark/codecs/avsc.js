@@ -1,0 +1,25 @@
+'use strict';
+// avsc: Avro with generated code; uint32 as Avro long, enums as Avro enums (see fixtures.js).
+const avro = require('avsc');
+
+// fromBuffer returns instances of generated Record classes; the round-trip check compares them
+// as plain data, which is what the caller gets to read.
+function toPlain(value) {
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value === null || typeof value !== 'object') return value;
+  const plain = {};
+  for (const key of Object.keys(value)) plain[key] = toPlain(value[key]);
+  return plain;
+}
+
+module.exports = {
+  name: 'avsc',
+  setup(fixture) {
+    const type = avro.Type.forSchema(fixture.schemas.avsc);
+    return {
+      encode: (value) => type.toBuffer(value),
+      decode: (bytes) => type.fromBuffer(bytes),
+      normalize: toPlain,
+    };
+  },
+};

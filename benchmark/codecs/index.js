@@ -1,0 +1,34 @@
+'use strict';
+// The codec registry: names in table-column order, and the one way children build a codec.
+
+const CODEC_NAMES = ['json-string', 'json-bytes', 'avsc', 'msgpackr', 'schemapack', 'protobufjs', 'shorn'];
+// Codecs with nothing to construct, left out of the cold-setup table.
+const SCHEMALESS = new Set(['json-string', 'json-bytes']);
+const hasSchema = (name) => !SCHEMALESS.has(name);
+
+function loadAdapter(name) {
+  if (!CODEC_NAMES.includes(name)) throw new Error(`unknown codec '${name}' (known: ${CODEC_NAMES.join(', ')})`);
+  return require(`./${name}`);
+}
+
+// Builds the codec a child times: the adapter's own, plus zod on both sides for fixtures that
+// ask for validation (unless the codec validates with its own schema), plus defaults for the
+// optional `size` and `normalize`.
+function buildCodec(adapter, fixture, savedState) {
+  const codec = adapter.setup(fixture, savedState);
+  const built = {
+    encode: codec.encode,
+    decode: codec.decode,
+    size: codec.size || ((encoded) => encoded.length),
+    normalize: codec.normalize || ((decoded) => decoded),
+    exportState: codec.exportState,
+  };
+  if (fixture.zod && !adapter.validatesItself) {
+    const schema = fixture.zod(require('zod').z);
+    built.encode = (value) => codec.encode(schema.parse(value));
+    built.decode = (encoded) => schema.parse(codec.decode(encoded));
+  }
+  return built;
+}
+
+module.exports = { CODEC_NAMES, hasSchema, loadAdapter, buildCodec };

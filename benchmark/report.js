@@ -1,0 +1,273 @@
+'use strict';
+// Turns the raw results of run.js into the markdown report: throughput and bytes like the
+// table in BENCHMARKS.md, shorn against the best peer, ratios for every codec, MB/s, cold
+// setup, memory, and the reasons behind every FAIL.
+
+const OP_LABEL = { encode: 'enc', decode: 'dec' };
+const SHORN = 'shorn';
+const JSON_BYTES = 'json-bytes';
+
+// 3 significant digits with a K/M suffix: 12.3M, 25.3K, 896K, 7.84.
+function formatCount(x) {
+  const rounded = Number(x.toPrecision(3));
+  if (rounded >= 1e6) return `${(rounded / 1e6).toPrecision(3)}M`;
+  if (rounded >= 1e3) return `${(rounded / 1e3).toPrecision(3)}K`;
+  return rounded.toPrecision(3);
+}
+
+const formatRatio = (x) => `${x.toFixed(2)}x`;
+const formatMB = (x) => x.toFixed(1);
+const formatMicros = (us) => (us >= 1000 ? `${(us / 1000).toPrecision(3)} ms` : `${us.toPrecision(3)} µs`);
+
+function table(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  const align = header.map((_, i) => (i === 0 ? '---' : '--:'));
+  return [line(header), line(align), ...rows.map(line)].join('\n');
+}
+
+// Collects failure reasons as numbered notes; cells with the same codec and reason share one.
+class Notes {
+  constructor() {
+    this.byKey = new Map();
+  }
+
+  // Only the first line of the reason: a require stack or a backtrace would break the list;
+  // latest.json keeps the whole text.
+  fail(codec, where, error) {
+    const key = `${codec}: ${error.split('\n', 1)[0]}`;
+    if (!this.byKey.has(key)) this.byKey.set(key, { number: this.byKey.size + 1, where: [] });
+    const note = this.byKey.get(key);
+    if (!note.where.includes(where)) note.where.push(where);
+    return `FAIL [${note.number}]`;
+  }
+
+  render() {
+    return [...this.byKey].map(([key, { number, where }]) => `${number}. ${key} (${where.join(', ')})`).join('\n');
+  }
+}
+
+// Indexes the speed cells: lookup(fixture, op, codec) -> cell or undefined.
+function indexSpeed(speed) {
+  const cells = new Map(speed.map((cell) => [`${cell.fixture}|${cell.op}|${cell.codec}`, cell]));
+  return (fixture, op, codec) => cells.get(`${fixture}|${op}|${codec}`);
+}
+
+// Encoded size from whichever operation of the fixture succeeded (both encode the same value).
+function bytesOf(lookup, fixture, codec) {
+  const cell = ['encode', 'decode'].map((op) => lookup(fixture, op, codec)).find((c) => c && c.ok);
+  return cell ? cell.bytes : undefined;
+}
+
+// Per row, the best of the peers: every codec but shorn (the JSON baselines included).
+function bestPeer(entries, better) {
+  let best;
+  for (const [codec, value] of entries) {
+    if (codec === SHORN || value === undefined) continue;
+    if (!best || better(value, best.value)) best = { codec, value };
+  }
+  return best;
+}
+
+// The rows every comparison table shares: per fixture an enc row, a dec row, a bytes row.
+// `values` maps codec -> number (or undefined when the cell failed).
+function comparisonRows(meta, lookup) {
+  const rows = [];
+  for (const fixture of meta.fixtures) {
+    for (const op of ['encode', 'decode']) {
+      const values = new Map(meta.codecs.map((codec) => {
+        const cell = lookup(fixture, op, codec);
+        return [codec, cell && cell.ok ? cell.opsPerSec : undefined];
+      }));
+      rows.push({ label: `${fixture} ${OP_LABEL[op]}`, fixture, op, values, best: bestPeer(values, (a, b) => a > b) });
+    }
+    const values = new Map(meta.codecs.map((codec) => [codec, bytesOf(lookup, fixture, codec)]));
+    rows.push({ label: `${fixture} bytes`, fixture, op: 'bytes', values, best: bestPeer(values, (a, b) => a < b) });
+  }
+  return rows;
+}
+
+function throughputTable(meta, lookup, notes) {
+  const rows = [];
+  for (const fixture of meta.fixtures) {
+    for (const op of ['encode', 'decode']) {
+      rows.push([`${fixture} ${OP_LABEL[op]}`, ...meta.codecs.map((codec) => {
+        const cell = lookup(fixture, op, codec);
+        if (!cell) return '-';
+        if (!cell.ok) return notes.fail(codec, `${fixture} ${OP_LABEL[op]}`, cell.error);
+        const spread = meta.rounds > 1 ? ` (${Math.round(cell.spreadPercent)}%)` : '';
+        return `${formatCount(cell.opsPerSec)}${spread}`;
+      })]);
+    }
+    rows.push([`${fixture} bytes`, ...meta.codecs.map((codec) => {
+      const bytes = bytesOf(lookup, fixture, codec);
+      return bytes === undefined ? 'FAIL' : String(bytes);
+    })]);
+  }
+  return table(['fixture', ...meta.codecs], rows);
+}
+
+function mbPerSecTable(meta, lookup) {
+  const rows = [];
+  for (const fixture of meta.fixtures) {
+    for (const op of ['encode', 'decode']) {
+      rows.push([`${fixture} ${OP_LABEL[op]}`, ...meta.codecs.map((codec) => {
+        const cell = lookup(fixture, op, codec);
+        return cell && cell.ok ? cell.mbPerSec.toFixed(0) : '-';
+      })]);
+    }
+  }
+  return table(['fixture', ...meta.codecs], rows);
+}
+
+// For bytes rows a ratio is size / reference (lower is smaller); for enc/dec rows it is
+// ops/s / reference (higher is faster).
+function ratioTable(meta, rows, referenceOf, extraColumn) {
+  const body = rows.map((row) => {
+    const reference = referenceOf(row);
+    const cells = meta.codecs.map((codec) => {
+      const value = row.values.get(codec);
+      return value === undefined || reference === undefined ? '-' : formatRatio(value / reference);
+    });
+    return extraColumn ? [row.label, extraColumn(row), ...cells] : [row.label, ...cells];
+  });
+  const header = extraColumn ? ['fixture', 'best peer', ...meta.codecs] : ['fixture', ...meta.codecs];
+  return table(header, body);
+}
+
+function shornTable(rows) {
+  const body = rows.map((row) => {
+    const shorn = row.values.get(SHORN);
+    const json = row.values.get(JSON_BYTES);
+    const show = (v) => (v === undefined ? '-' : row.op === 'bytes' ? String(v) : formatCount(v));
+    const ratio = (reference) => (shorn === undefined || reference === undefined ? '-' : formatRatio(shorn / reference));
+    return [
+      row.label,
+      shorn === undefined ? 'FAIL' : show(shorn),
+      row.best ? row.best.codec : '-',
+      row.best ? show(row.best.value) : '-',
+      ratio(row.best && row.best.value),
+      ratio(json),
+    ];
+  });
+  return table(['fixture', 'shorn', 'best peer', 'best peer value', 'shorn / best peer', 'shorn / json-bytes'], body);
+}
+
+function setupTable(meta, setup, notes) {
+  const codecs = meta.codecs.filter((codec) => setup.some((cell) => cell.codec === codec));
+  const shapes = [...new Set(setup.map((cell) => cell.label))];
+  const find = (label, codec) => setup.find((cell) => cell.label === label && cell.codec === codec);
+  const rows = [];
+  const loadRow = codecs.map((codec) => {
+    const ok = setup.filter((cell) => cell.codec === codec && cell.ok).map((cell) => cell.loadMs);
+    return ok.length ? `${Math.min(...ok).toFixed(1)} ms` : 'FAIL';
+  });
+  rows.push(['library load (require), fastest', ...loadRow]);
+  const metrics = [
+    ['first construct', 'firstSetupUs'],
+    ['first enc+dec', 'firstRoundTripUs'],
+    ['next construct (median)', 'nextSetupUs'],
+  ];
+  for (const label of shapes) {
+    for (const [name, key] of metrics) {
+      rows.push([`${label}: ${name}`, ...codecs.map((codec) => {
+        const cell = find(label, codec);
+        if (!cell) return '-';
+        return cell.ok ? formatMicros(cell[key]) : notes.fail(codec, `setup ${label}`, cell.error);
+      })]);
+    }
+  }
+  return table(['schema', ...codecs], rows);
+}
+
+function memoryTable(memory, notes) {
+  const rows = memory.map((cell) => {
+    const label = [cell.codec, OP_LABEL[cell.op]];
+    if (!cell.ok) return [...label, notes.fail(cell.codec, `memory ${cell.fixture} ${OP_LABEL[cell.op]}`, cell.error), '', '', ''];
+    return [...label, formatMB(cell.peakRssMB), formatMB(cell.rssBeforeMB), formatMB(cell.heapGrowthMB), formatMB(cell.retainedMB)];
+  });
+  return table(['codec', 'op', 'peak RSS', 'RSS before op', 'heap growth', 'result retained'], rows);
+}
+
+function header(meta) {
+  const load = (snap) => {
+    const busy = snap.busyPercent === null ? 'n/a' : `${snap.busyPercent.toFixed(0)}%`;
+    return `load average ${snap.loadavg.map((x) => x.toFixed(2)).join(' ')}, CPU busy ${busy} (1 s sample)`;
+  };
+  const { machine, plan } = meta;
+  return [
+    `# shorn benchmark (${meta.quick ? 'quick' : 'full'} run)`,
+    '',
+    `- Date: ${meta.date}`,
+    `- Node ${machine.node}, ${machine.cpu}, ${machine.cores} cores, ${machine.platform}; ` +
+      `msgpackr native string extraction ${machine.msgpackrNative ? 'on' : 'OFF'}`,
+    `- Before: ${load(meta.before)}`,
+    `- After: ${load(meta.after)}`,
+    `- ${meta.rounds} round(s), codec order forward in even rounds and reversed in odd ones; one process per ` +
+      `codec x fixture x op; warm-up ${plan.warmupMs} ms, then ${plan.samples} samples of ${plan.sampleMs} ms ` +
+      `(an op longer than a sample counts one op per sample); run took ${meta.durationS.toFixed(0)} s`,
+  ].join('\n');
+}
+
+function renderReport(results) {
+  const { meta } = results;
+  const lookup = indexSpeed(results.speed);
+  const rows = comparisonRows(meta, lookup);
+  const notes = new Notes();
+  const sections = [header(meta)];
+
+  sections.push(
+    '## Throughput (ops/s) and encoded bytes',
+    `Median across rounds${meta.rounds > 1 ? '; (n%) is the spread across rounds, (max - min) / median' : ''}. ` +
+      'One op on events100k is the whole array (arrays/s). Every cell round-tripped its fixture to a ' +
+      'deep-equal value before it was timed.',
+    throughputTable(meta, lookup, notes),
+  );
+  if (meta.codecs.includes(SHORN)) {
+    sections.push(
+      '## shorn vs peers',
+      'Best peer: the fastest (or, for bytes, smallest) of every codec except shorn, JSON included. ' +
+        'Ratios above 1 mean shorn is faster; on bytes rows, below 1 means shorn is smaller.',
+      shornTable(rows),
+    );
+  }
+  if (meta.codecs.includes(JSON_BYTES)) {
+    sections.push(
+      '## Every codec relative to json-bytes',
+      'ops/s / json-bytes ops/s (higher is faster); bytes rows: size / JSON size (lower is smaller).',
+      ratioTable(meta, rows, (row) => row.values.get(JSON_BYTES)),
+    );
+  }
+  sections.push(
+    '## Every codec relative to the best peer',
+    'Value / best peer value for the row (the best peer shows 1.00x).',
+    ratioTable(meta, rows, (row) => row.best && row.best.value, (row) => (row.best ? row.best.codec : '-')),
+    '## Throughput in MB/s',
+    'Encoded bytes x ops/s (for json-string, the UTF-8 length of the string).',
+    mbPerSecTable(meta, lookup),
+  );
+  if (results.setup.length) {
+    sections.push(
+      '## Cold setup',
+      'Each codec and schema in a fresh process. "first construct" builds the codec (compile, forSchema, ' +
+        'parse + lookupType, build, new Packr) the first time; "first enc+dec" is its first round trip, where ' +
+        'lazy code generation lands; "next construct" is the median of 20 further constructions, which V8 and ' +
+        'the library may have warmed. JSON has no schema and is left out.',
+      setupTable(meta, results.setup, notes),
+    );
+  }
+  if (results.memory.length) {
+    sections.push(
+      '## Memory, events100k (MB)',
+      'Each op in a fresh process with --expose-gc, run 3 times from a collected heap. Peak RSS is the ' +
+        "process's maxRSS (the fixture's 100k events included; decode reads its input from a file, so no " +
+        'encode inflates it). Heap growth: heapUsed right after the op minus before (a lower bound, since ' +
+        'scavenges run inside the op). Result retained: heap + external memory the result holds after a full GC.',
+      memoryTable(results.memory, notes),
+    );
+  }
+  const failures = notes.render();
+  if (failures) sections.push('## Failures', failures);
+  return `${sections.join('\n\n')}\n`;
+}
+
+module.exports = { renderReport, formatCount };

@@ -1,0 +1,109 @@
+'use strict';
+// shorn's public API. A schema is compiled once into a native handle (the Rust `Schema`)
+// plus per-schema JS that marshals values to and from it; see README.md and docs/FORMAT.md.
+
+const { t } = require('./lib/types');
+const { ShornError } = require('./lib/errors');
+const { argumentLayout } = require('./lib/plan');
+const rt = require('./lib/runtime');
+const codegen = require('./lib/codegen');
+const generic = require('./lib/generic');
+
+const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength'];
+
+function optionError(message) {
+  return new ShornError('ERR_SHORN_SCHEMA', `invalid compile option: ${message}`);
+}
+
+/**
+ * A compiled schema: `encode`, `encodeInto` and `decode` for values of one shape.
+ * Made by `compile`; each codec has functions of its own, so V8 keeps its property
+ * accesses monomorphic.
+ */
+class Codec {
+  constructor(schema, functions, codegenUsed) {
+    /** The descriptor this codec was compiled from (a plain JSON value). */
+    this.schema = schema;
+    /** Whether the marshalling code was generated (false: the no-`eval` path). */
+    this.generated = codegenUsed;
+    this.encode = functions.encode;
+    this.encodeInto = functions.encodeInto;
+    this.decode = functions.decode;
+    Object.freeze(this);
+  }
+}
+
+/**
+ * Compiles a descriptor (built with `t`, or the same after a JSON round trip).
+ * Options: `maxStringBytes`, `maxBytesLength`, `maxArrayLength` (decode limits; a larger
+ * declared size is ERR_SHORN_LIMIT) and `codegen` (`true`, `false`, or `'auto'`: generate
+ * code unless `new Function` is forbidden).
+ */
+function compile(schema, options = {}) {
+  if (typeof options !== 'object' || options === null) throw optionError('options must be an object');
+  let text;
+  try {
+    text = JSON.stringify(schema);
+  } catch (e) {
+    throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: not JSON-serialisable (${e.message})`);
+  }
+  if (typeof text !== 'string') throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: expected a descriptor object');
+  const limits = LIMITS.map((name) => {
+    const v = options[name];
+    if (v === undefined) return -1;
+    if (!Number.isInteger(v) || v < 0 || v > 4294967295) {
+      throw optionError(`${name} must be an integer from 0 to 4294967295`);
+    }
+    return v;
+  });
+  const mode = options.codegen === undefined ? 'auto' : options.codegen;
+  if (mode !== true && mode !== false && mode !== 'auto') throw optionError("codegen must be true, false or 'auto'");
+
+  const descriptor = JSON.parse(text);
+  let layout;
+  try {
+    layout = argumentLayout(descriptor);
+  } catch {
+    layout = { positional: false, strings: 0, blobs: 0 }; // the native compiler names the fault
+  }
+  const nat = rt.native.compile(text, ...limits, layout.positional ? layout.strings : -1, layout.blobs);
+
+  let functions;
+  let generated = false;
+  if (mode !== false) {
+    try {
+      functions = codegen.build(descriptor, layout, nat, rt);
+      generated = true;
+    } catch (e) {
+      if (mode === true || !(e instanceof EvalError)) throw e;
+    }
+  }
+  if (!generated) functions = generic.build(descriptor, layout, nat, rt);
+  return new Codec(descriptor, functions, generated);
+}
+
+// The functional form compiles on first use and caches per schema object.
+const cache = new WeakMap();
+function codecFor(schema) {
+  if (typeof schema !== 'object' || schema === null) {
+    throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: expected a descriptor object');
+  }
+  let codec = cache.get(schema);
+  if (codec === undefined) {
+    codec = compile(schema);
+    cache.set(schema, codec);
+  }
+  return codec;
+}
+
+/** Encodes `value` with `schema` (compiled on first use). */
+function encode(schema, value) {
+  return codecFor(schema).encode(value);
+}
+
+/** Decodes `bytes` with `schema` (compiled on first use). */
+function decode(schema, bytes) {
+  return codecFor(schema).decode(bytes);
+}
+
+module.exports = { t, compile, encode, decode, ShornError, Codec };

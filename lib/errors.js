@@ -1,0 +1,64 @@
+'use strict';
+
+/**
+ * Every error shorn throws. `code` says which kind (see docs/FORMAT.md, "Errors");
+ * encode errors carry `path` (like `$.user.tags[2]`), decode errors `offset` and `path`.
+ */
+class ShornError extends Error {
+  constructor(code, message, details) {
+    super(message);
+    this.code = code;
+    if (details !== undefined) {
+      if (details.path !== undefined) this.path = details.path;
+      if (details.offset !== undefined) this.offset = details.offset;
+    }
+  }
+
+  get name() {
+    return 'ShornError';
+  }
+}
+
+// Called by the native layer (and the JS layer) to build every error, so all of them are
+// ShornError instances whatever side found the fault.
+function makeError(code, message, offset, path) {
+  return new ShornError(code, message, { offset, path });
+}
+
+// A short description of what was found, for ERR_SHORN_INVALID messages.
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `array (length ${value.length})`;
+  if (value instanceof Uint8Array) return `${value.constructor.name} (length ${value.length})`;
+  switch (typeof value) {
+    case 'number':
+      return `number ${Object.is(value, -0) ? '-0' : value}`;
+    case 'string':
+      return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+    case 'boolean':
+      return `boolean ${value}`;
+    case 'bigint':
+      return `bigint ${value}n`;
+    case 'undefined':
+      return 'undefined';
+    case 'object':
+      return value.constructor && value.constructor.name && value.constructor !== Object
+        ? `object (${value.constructor.name})`
+        : 'object';
+    default:
+      return typeof value;
+  }
+}
+
+function invalid(path, expected, found) {
+  return new ShornError('ERR_SHORN_INVALID', `${path}: expected ${expected}, found ${describe(found)}`, { path });
+}
+
+// The path syntax shared with the Rust core (src/codec/error.rs): `.name` for identifier
+// names, `["any name"]` otherwise, `[index]` for array items.
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+function pathKey(name) {
+  return IDENTIFIER.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
+}
+
+module.exports = { ShornError, makeError, invalid, describe, pathKey };

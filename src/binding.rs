@@ -1,0 +1,546 @@
+//! The thin N-API layer. It only moves values across the boundary; every byte of a
+//! message is written and read by `codec`.
+//!
+//! Hot entry points (`encode`, `decode`) are raw `napi::sys` callbacks, one pair per
+//! compiled schema, with the schema as the callback's data pointer: napi-rs's `#[napi]`
+//! wrapper costs ~70 ns a call here (DESIGN.md), more than a whole Person encode should.
+//! Numbers cross through one Float64Array (the tape) that JS registers once; strings as
+//! call arguments (or one concatenated string); the output lands in one Uint8Array that JS
+//! registers once and copies from, because a Buffer made natively costs ~330 ns against
+//! ~28 ns for `Buffer.allocUnsafe` in JS.
+
+use std::cell::RefCell;
+use std::ffi::c_void;
+use std::ptr;
+use std::rc::Rc;
+
+use napi::bindgen_prelude::{Env, JsValue, Object};
+use napi::sys::{self, napi_env, napi_ref, napi_value, Status, TypedarrayType};
+use napi_derive::napi;
+
+use crate::codec::{self, EncodeInput, Error, Text, TextBuffer, Writer};
+use crate::schema::{Limits, Schema};
+
+/// The most arguments a hot call reads. A schema whose strings and byte arrays do not
+/// fit (or vary in number) gets them as one concatenated string and one array instead.
+const MAX_ARGS: usize = 16;
+
+/// Scratch memory above this is released after the call, so one huge message does not
+/// pin it for the life of the process.
+const KEEP_SCRATCH: usize = 1 << 20;
+
+/// A JS ArrayBuffer registered with the addon: a strong reference keeps it alive, so its
+/// data pointer stays valid; it is private to index.js, so nobody can detach it.
+struct Registered<T> {
+    reference: napi_ref,
+    ptr: *mut T,
+    len: usize,
+}
+
+impl<T> Registered<T> {
+    const EMPTY: Self = Registered { reference: ptr::null_mut(), ptr: ptr::null_mut(), len: 0 };
+}
+
+/// State shared by every schema of one JS environment (main thread or worker).
+struct Shared {
+    /// index.js's state object; `tape` is replaced on it when decode needs a larger one.
+    state: napi_ref,
+    /// `makeError(code, message, offset, path)` from index.js, so every error is a
+    /// ShornError built in JS.
+    make_error: napi_ref,
+    tape: Registered<f64>,
+    out: Registered<u8>,
+    writer: Writer,
+    units: Vec<u16>,
+    decoded: Vec<f64>,
+    text: TextBuffer,
+}
+
+/// How a schema's strings and byte arrays arrive on `encode`.
+#[derive(Clone, Copy)]
+enum Args {
+    /// `encode(s0, .., sN, b0, .., bM)`: a fixed number of each.
+    Positional { strings: usize, blobs: usize },
+    /// `encode(allStrings, blobArray)`: any number, strings concatenated.
+    Concatenated,
+}
+
+/// A compiled schema as its callbacks see it.
+struct Bound {
+    schema: Schema,
+    args: Args,
+    shared: Rc<RefCell<Shared>>,
+}
+
+type Callback = unsafe extern "C" fn(napi_env, sys::napi_callback_info) -> napi_value;
+
+#[napi(module_exports)]
+pub fn module_exports(exports: Object, env: Env) -> napi::Result<()> {
+    let raw_env = env.raw();
+    let shared = Rc::new(RefCell::new(Shared {
+        state: ptr::null_mut(),
+        make_error: ptr::null_mut(),
+        tape: Registered::EMPTY,
+        out: Registered::EMPTY,
+        writer: Writer::new(),
+        units: Vec::new(),
+        decoded: Vec::new(),
+        text: TextBuffer::new(),
+    }));
+    for (name, cb) in [
+        (&b"init"[..], init as Callback),
+        (b"setTape", set_tape),
+        (b"compile", compile),
+    ] {
+        let data = Box::into_raw(Box::new(shared.clone())) as *mut c_void;
+        // SAFETY: the function owns one Rc clone through `data`; the finalizer drops it.
+        let f = unsafe { create_function(raw_env, name, cb, data, Some(drop_boxed::<Rc<RefCell<Shared>>>)) };
+        let key = std::str::from_utf8(name).unwrap_or("?");
+        // SAFETY: `exports` is the live module exports object of this env.
+        let status = unsafe { sys::napi_set_named_property(raw_env, exports.raw(), cstr(key).as_ptr(), f) };
+        if status != Status::napi_ok {
+            return Err(napi::Error::from_reason("shorn: cannot set module exports"));
+        }
+    }
+    Ok(())
+}
+
+fn cstr(s: &str) -> std::ffi::CString {
+    std::ffi::CString::new(s).unwrap_or_default()
+}
+
+/// # Safety
+/// `data` must be a `Box<T>` leaked with `Box::into_raw`, finalized once.
+unsafe extern "C" fn drop_boxed<T>(_env: napi_env, data: *mut c_void, _hint: *mut c_void) {
+    // SAFETY: per the contract above, `data` came from Box::into_raw::<T> and is dropped once.
+    drop(unsafe { Box::from_raw(data as *mut T) });
+}
+
+/// # Safety
+/// `env` must be a live env; `data` is owned by the function (freed by `finalize`).
+unsafe fn create_function(
+    env: napi_env,
+    name: &[u8],
+    cb: Callback,
+    data: *mut c_void,
+    finalize: sys::napi_finalize,
+) -> napi_value {
+    let mut f = ptr::null_mut();
+    // SAFETY: name is a valid byte slice of the given length; cb has the N-API signature.
+    unsafe {
+        sys::napi_create_function(env, name.as_ptr().cast(), name.len() as isize, Some(cb), data, &mut f);
+        sys::napi_add_finalizer(env, f, data, finalize, ptr::null_mut(), ptr::null_mut());
+    }
+    f
+}
+
+/// Reads up to `N` arguments and the callback's data pointer.
+///
+/// # Safety
+/// `env` and `info` must be the ones N-API passed to the running callback.
+#[inline(always)]
+unsafe fn args<const N: usize>(env: napi_env, info: sys::napi_callback_info) -> ([napi_value; N], usize, *mut c_void) {
+    let mut argv = [ptr::null_mut(); N];
+    let mut argc = N;
+    let mut data = ptr::null_mut();
+    // SAFETY: argv has room for argc values, as N-API requires.
+    unsafe { sys::napi_get_cb_info(env, info, &mut argc, argv.as_mut_ptr(), ptr::null_mut(), &mut data) };
+    (argv, argc.min(N), data)
+}
+
+/// Throws `makeError(code, message, offset, path)` and returns the `undefined` a
+/// throwing callback hands back.
+#[cold]
+fn throw(env: napi_env, shared: &Shared, code: &str, message: &str, offset: Option<usize>, path: Option<&str>) -> napi_value {
+    // SAFETY: env is live (we are inside its callback); every value made here is used
+    // within this callback's handle scope.
+    unsafe {
+        let mut argv = [ptr::null_mut(); 4];
+        sys::napi_create_string_utf8(env, code.as_ptr().cast(), code.len() as isize, &mut argv[0]);
+        sys::napi_create_string_utf8(env, message.as_ptr().cast(), message.len() as isize, &mut argv[1]);
+        match offset {
+            Some(o) => sys::napi_create_double(env, o as f64, &mut argv[2]),
+            None => sys::napi_get_undefined(env, &mut argv[2]),
+        };
+        match path {
+            Some(p) => sys::napi_create_string_utf8(env, p.as_ptr().cast(), p.len() as isize, &mut argv[3]),
+            None => sys::napi_get_undefined(env, &mut argv[3]),
+        };
+        let mut make = ptr::null_mut();
+        let mut error = ptr::null_mut();
+        let mut undefined = ptr::null_mut();
+        sys::napi_get_undefined(env, &mut undefined);
+        if shared.make_error.is_null()
+            || sys::napi_get_reference_value(env, shared.make_error, &mut make) != Status::napi_ok
+            || sys::napi_call_function(env, undefined, make, 4, argv.as_ptr(), &mut error) != Status::napi_ok
+        {
+            // Not initialised (or makeError threw): a plain Error still carries the text.
+            sys::napi_throw_error(env, ptr::null(), cstr(message).as_ptr());
+            return ptr::null_mut();
+        }
+        sys::napi_throw(env, error);
+    }
+    ptr::null_mut()
+}
+
+#[cold]
+fn throw_codec(env: napi_env, shared: &Shared, e: &Error) -> napi_value {
+    let path = e.path();
+    throw(env, shared, e.code(), &e.to_string(), e.offset(), Some(&path))
+}
+
+#[cold]
+fn throw_internal(env: napi_env, shared: &Shared, what: &str) -> napi_value {
+    throw(env, shared, "ERR_SHORN_INVALID", what, None, None)
+}
+
+/// # Safety
+/// `env` must be live and `value` a value of it.
+unsafe fn register<T>(env: napi_env, slot: &mut Registered<T>, value: napi_value, elem: sys::napi_typedarray_type) -> bool {
+    let mut kind = 0;
+    let mut len = 0;
+    let mut data = ptr::null_mut();
+    // SAFETY: out-pointers are valid locals; a non-typed-array gives an error status.
+    unsafe {
+        if sys::napi_get_typedarray_info(env, value, &mut kind, &mut len, &mut data, ptr::null_mut(), ptr::null_mut())
+            != Status::napi_ok
+            || kind != elem
+            || data.is_null()
+        {
+            return false;
+        }
+        let mut reference = ptr::null_mut();
+        sys::napi_create_reference(env, value, 1, &mut reference);
+        if !slot.reference.is_null() {
+            sys::napi_delete_reference(env, slot.reference);
+        }
+        *slot = Registered { reference, ptr: data.cast(), len };
+    }
+    true
+}
+
+/// `init(state)`: registers `state.tape` (Float64Array), `state.out` (Uint8Array) and
+/// `state.makeError`.
+unsafe extern "C" fn init(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: called by N-API with a live env and info; data is our boxed Rc<Shared>.
+    unsafe {
+        let ([state], _, data) = args::<1>(env, info);
+        let shared = &*(data as *const Rc<RefCell<Shared>>);
+        let mut sh = shared.borrow_mut();
+        let get = |name: &str| {
+            let mut v = ptr::null_mut();
+            sys::napi_get_named_property(env, state, cstr(name).as_ptr(), &mut v);
+            v
+        };
+        let (tape, out, make_error) = (get("tape"), get("out"), get("makeError"));
+        let sh = &mut *sh;
+        if !register(env, &mut sh.tape, tape, TypedarrayType::float64_array)
+            || !register(env, &mut sh.out, out, TypedarrayType::uint8_array)
+        {
+            return throw_internal(env, sh, "init: state.tape must be a Float64Array and state.out a Uint8Array");
+        }
+        for (slot, value) in [(&mut sh.state, state), (&mut sh.make_error, make_error)] {
+            if !slot.is_null() {
+                sys::napi_delete_reference(env, *slot);
+            }
+            sys::napi_create_reference(env, value, 1, slot);
+        }
+    }
+    ptr::null_mut()
+}
+
+/// `setTape(float64Array)`: JS grew the tape while marshalling a large value.
+unsafe extern "C" fn set_tape(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: as in `init`.
+    unsafe {
+        let ([tape], _, data) = args::<1>(env, info);
+        let shared = &*(data as *const Rc<RefCell<Shared>>);
+        let mut sh = shared.borrow_mut();
+        if !register(env, &mut sh.tape, tape, TypedarrayType::float64_array) {
+            return throw_internal(env, &sh, "setTape: expected a Float64Array");
+        }
+    }
+    ptr::null_mut()
+}
+
+/// # Safety
+/// `env` must be live and `value` a value of it.
+unsafe fn get_string(env: napi_env, value: napi_value) -> Option<String> {
+    let mut len = 0;
+    // SAFETY: the first call only measures; the second writes len + 1 bytes into buf.
+    unsafe {
+        if sys::napi_get_value_string_utf8(env, value, ptr::null_mut(), 0, &mut len) != Status::napi_ok {
+            return None;
+        }
+        let mut buf = vec![0u8; len + 1];
+        sys::napi_get_value_string_utf8(env, value, buf.as_mut_ptr().cast(), len + 1, &mut len);
+        buf.truncate(len);
+        String::from_utf8(buf).ok()
+    }
+}
+
+/// # Safety
+/// `env` must be live and `value` a value of it.
+unsafe fn get_u32(env: napi_env, value: napi_value, default: u32) -> u32 {
+    let mut v = 0f64;
+    // SAFETY: a valid out-pointer; a non-number leaves the status non-ok.
+    if unsafe { sys::napi_get_value_double(env, value, &mut v) } != Status::napi_ok || !(v >= 0.0) {
+        return default;
+    }
+    v.min(u32::MAX as f64) as u32
+}
+
+/// `compile(descriptorJson, maxStringBytes, maxBytesLength, maxArrayLength,
+/// positionalStrings, positionalBlobs)` -> `{ encode, decode }`, or throws
+/// ERR_SHORN_SCHEMA. `positionalStrings < 0` selects the concatenated form.
+unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: as in `init`; every value used is an argument or made here.
+    unsafe {
+        let (argv, _, data) = args::<6>(env, info);
+        let shared = &*(data as *const Rc<RefCell<Shared>>);
+        let Some(descriptor) = get_string(env, argv[0]) else {
+            return throw_internal(env, &shared.borrow(), "compile: expected descriptor JSON");
+        };
+        let defaults = Limits::default();
+        let limits = Limits {
+            max_string_bytes: get_u32(env, argv[1], defaults.max_string_bytes),
+            max_bytes_length: get_u32(env, argv[2], defaults.max_bytes_length),
+            max_array_length: get_u32(env, argv[3], defaults.max_array_length),
+        };
+        let schema = match Schema::compile(&descriptor, limits) {
+            Ok(s) => s,
+            Err(e) => return throw_codec(env, &shared.borrow(), &e),
+        };
+        let mut strings = 0f64;
+        sys::napi_get_value_double(env, argv[4], &mut strings);
+        let blobs = get_u32(env, argv[5], 0) as usize;
+        let args = if strings >= 0.0 && strings as usize + blobs <= MAX_ARGS {
+            Args::Positional { strings: strings as usize, blobs }
+        } else {
+            Args::Concatenated
+        };
+        let bound = Rc::new(Bound { schema, args, shared: shared.clone() });
+        let mut obj = ptr::null_mut();
+        sys::napi_create_object(env, &mut obj);
+        for (name, cb) in [(&b"encode"[..], encode as Callback), (b"decode", decode)] {
+            let data = Rc::into_raw(bound.clone()) as *mut c_void;
+            let f = create_function(env, name, cb, data, Some(drop_rc::<Bound>));
+            sys::napi_set_named_property(env, obj, cstr(std::str::from_utf8(name).unwrap_or("?")).as_ptr(), f);
+        }
+        obj
+    }
+}
+
+/// # Safety
+/// `data` must come from `Rc::into_raw::<T>`, finalized once.
+unsafe extern "C" fn drop_rc<T>(_env: napi_env, data: *mut c_void, _hint: *mut c_void) {
+    // SAFETY: per the contract above.
+    drop(unsafe { Rc::from_raw(data as *const T) });
+}
+
+/// Appends the UTF-16 units of JS string `value` to `units`; false if it is not a string.
+///
+/// # Safety
+/// `env` must be live and `value` a value of it.
+#[inline(always)]
+unsafe fn append_units(env: napi_env, value: napi_value, units: &mut Vec<u16>) -> bool {
+    // Most strings fit the spare capacity, so one call both measures and copies.
+    if units.capacity() - units.len() < 64 {
+        units.reserve(256);
+    }
+    let len = units.len();
+    let spare = units.capacity() - len;
+    let mut copied = 0;
+    // SAFETY: N-API writes at most `spare` units (the copy plus a NUL) into the spare
+    // capacity, and we expose only the `copied` units it wrote.
+    unsafe {
+        if sys::napi_get_value_string_utf16(env, value, units.as_mut_ptr().add(len), spare, &mut copied)
+            != Status::napi_ok
+        {
+            return false;
+        }
+        if copied + 1 < spare {
+            units.set_len(len + copied);
+            return true;
+        }
+        // The string may have been cut at the buffer's end: measure, then copy whole.
+        let mut full = 0;
+        sys::napi_get_value_string_utf16(env, value, ptr::null_mut(), 0, &mut full);
+        units.reserve(full + 1);
+        sys::napi_get_value_string_utf16(env, value, units.as_mut_ptr().add(len), full + 1, &mut copied);
+        units.set_len(len + copied);
+    }
+    true
+}
+
+/// The bytes of a Uint8Array argument, or None if it is not one.
+///
+/// # Safety
+/// `env` must be live and `value` a value of it; the slice must not outlive the callback
+/// (no JS runs during it, so the array can be neither freed nor detached meanwhile).
+#[inline(always)]
+unsafe fn uint8_array<'a>(env: napi_env, value: napi_value) -> Option<&'a [u8]> {
+    let mut kind = 0;
+    let mut len = 0;
+    let mut data = ptr::null_mut();
+    // SAFETY: out-pointers are valid locals; V8 reports data and length of the view.
+    unsafe {
+        if sys::napi_get_typedarray_info(env, value, &mut kind, &mut len, &mut data, ptr::null_mut(), ptr::null_mut())
+            != Status::napi_ok
+            || kind != TypedarrayType::uint8_array
+        {
+            return None;
+        }
+        if len == 0 || data.is_null() {
+            return Some(&[]);
+        }
+        Some(std::slice::from_raw_parts(data as *const u8, len))
+    }
+}
+
+/// # Safety
+/// `env` must be live and `value` a value of it.
+unsafe fn is_undefined(env: napi_env, value: napi_value) -> bool {
+    let mut kind = 0;
+    // SAFETY: a valid out-pointer.
+    unsafe { sys::napi_typeof(env, value, &mut kind) == Status::napi_ok && kind == sys::ValueType::napi_undefined }
+}
+
+/// `encode(...strings, ...blobs)` or `encode(allStrings, blobArray)` after JS wrote the
+/// tape: returns the byte length written into `state.out`, or a new Buffer when the
+/// message is larger than `state.out`.
+unsafe extern "C" fn encode(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: N-API passes a live env/info; `data` is an Rc<Bound> owned by this function.
+    // The tape and out pointers are kept alive by references (see `Registered`), and no JS
+    // runs until we return, so nothing can free, detach or write them meanwhile.
+    unsafe {
+        let (argv, argc, data) = args::<MAX_ARGS>(env, info);
+        let bound = &*(data as *const Bound);
+        let mut guard = bound.shared.borrow_mut();
+        let sh = &mut *guard;
+        sh.units.clear();
+        let mut blobs: Vec<&[u8]> = Vec::new();
+        let mut ok = true;
+        match bound.args {
+            Args::Positional { strings, blobs: n } => {
+                if argc < strings + n {
+                    return throw_internal(env, sh, "encode: missing arguments");
+                }
+                for &s in &argv[..strings] {
+                    ok &= append_units(env, s, &mut sh.units);
+                }
+                for &b in &argv[strings..strings + n] {
+                    match uint8_array(env, b) {
+                        Some(bytes) => blobs.push(bytes),
+                        // An absent optional or null byte array is passed as undefined.
+                        None => ok &= is_undefined(env, b),
+                    }
+                }
+            }
+            Args::Concatenated => {
+                ok = argc >= 2 && append_units(env, argv[0], &mut sh.units);
+                let mut count = 0;
+                if ok && sys::napi_get_array_length(env, argv[1], &mut count) == Status::napi_ok {
+                    for i in 0..count {
+                        let mut b = ptr::null_mut();
+                        sys::napi_get_element(env, argv[1], i, &mut b);
+                        match uint8_array(env, b) {
+                            Some(bytes) => blobs.push(bytes),
+                            None => ok = false,
+                        }
+                    }
+                }
+            }
+        }
+        if !ok {
+            return throw_internal(env, sh, "encode: arguments do not match the schema");
+        }
+        let tape = if sh.tape.len == 0 { &[][..] } else { std::slice::from_raw_parts(sh.tape.ptr, sh.tape.len) };
+        let input = EncodeInput { tape, text: &sh.units, blobs: &blobs };
+        sh.writer.clear();
+        if let Err(e) = codec::encode(&bound.schema, &input, &mut sh.writer) {
+            return throw_codec(env, sh, &e);
+        }
+        let bytes = sh.writer.as_slice();
+        let mut result = ptr::null_mut();
+        if bytes.len() <= sh.out.len {
+            ptr::copy_nonoverlapping(bytes.as_ptr(), sh.out.ptr, bytes.len());
+            sys::napi_create_uint32(env, bytes.len() as u32, &mut result);
+        } else {
+            sys::napi_create_buffer_copy(env, bytes.len(), bytes.as_ptr().cast(), ptr::null_mut(), &mut result);
+        }
+        if sh.writer.as_slice().len() > KEEP_SCRATCH {
+            sh.writer.clear();
+            sh.writer.shrink_to(KEEP_SCRATCH);
+        }
+        if sh.units.capacity() > KEEP_SCRATCH {
+            sh.units = Vec::new();
+        }
+        result
+    }
+}
+
+/// `decode(bytes)`: decodes into the tape (growing `state.tape` if needed) and returns
+/// all decoded text as one string (undefined when the message has none).
+unsafe extern "C" fn decode(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: as in `encode`; the input view is read only during this call, when no JS runs.
+    unsafe {
+        let ([input], _, data) = args::<1>(env, info);
+        let bound = &*(data as *const Bound);
+        let mut guard = bound.shared.borrow_mut();
+        let sh = &mut *guard;
+        let Some(bytes) = uint8_array(env, input) else {
+            return throw_internal(env, sh, "decode: expected a Uint8Array");
+        };
+        if let Err(e) = codec::decode(&bound.schema, bytes, &mut sh.decoded, &mut sh.text) {
+            return throw_codec(env, sh, &e);
+        }
+        let n = sh.decoded.len();
+        if n > sh.tape.len && !grow_tape(env, sh, n) {
+            return throw_internal(env, sh, "decode: cannot grow the tape");
+        }
+        ptr::copy_nonoverlapping(sh.decoded.as_ptr(), sh.tape.ptr, n);
+        let mut result = ptr::null_mut();
+        match sh.text.text() {
+            Text::Latin1(b) => {
+                sys::napi_create_string_latin1(env, b.as_ptr().cast(), b.len() as isize, &mut result);
+            }
+            Text::Utf16(u) => {
+                sys::napi_create_string_utf16(env, u.as_ptr(), u.len() as isize, &mut result);
+            }
+        }
+        if sh.decoded.capacity() > KEEP_SCRATCH / 8 * 8 {
+            sh.decoded = Vec::new();
+        }
+        if sh.text.len() > KEEP_SCRATCH {
+            sh.text = TextBuffer::new();
+        }
+        result
+    }
+}
+
+/// Replaces `state.tape` with a Float64Array of at least `needed` slots.
+///
+/// # Safety
+/// `env` must be live.
+#[cold]
+unsafe fn grow_tape(env: napi_env, sh: &mut Shared, needed: usize) -> bool {
+    let slots = needed.max(sh.tape.len * 2);
+    // SAFETY: values made here live in this callback's scope; `register` keeps the new
+    // tape alive and releases the old one.
+    unsafe {
+        let mut buffer = ptr::null_mut();
+        let mut raw = ptr::null_mut();
+        let mut array = ptr::null_mut();
+        let mut state = ptr::null_mut();
+        if sys::napi_create_arraybuffer(env, slots * 8, &mut raw, &mut buffer) != Status::napi_ok
+            || sys::napi_create_typedarray(env, TypedarrayType::float64_array, slots, buffer, 0, &mut array)
+                != Status::napi_ok
+            || sys::napi_get_reference_value(env, sh.state, &mut state) != Status::napi_ok
+        {
+            return false;
+        }
+        sys::napi_set_named_property(env, state, c"tape".as_ptr(), array);
+        register(env, &mut sh.tape, array, TypedarrayType::float64_array)
+    }
+}

@@ -1,0 +1,256 @@
+//! The one error type of the core. It carries data, never a formatted string, and its
+//! path is filled in while the error unwinds (serde_path_to_error style), so the happy
+//! path pays nothing for it: `Result<_, Error>` is one pointer wide.
+
+use std::fmt;
+
+/// One step of a path to a value: an object field or an array index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    Field(Box<str>),
+    Index(u32),
+    /// Any item of an array (schema errors, which have no index): rendered `[]`.
+    Items,
+}
+
+/// Why a value or a byte sequence was rejected.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ErrorKind {
+    /// The descriptor given to `compile` is not a valid schema.
+    Schema { message: String },
+    /// A string to encode holds a lone UTF-16 surrogate at `unit` (its index in the string).
+    LoneSurrogate { unit: usize },
+    /// The marshalled values did not match the schema (a bug in the caller of the core).
+    TapeMismatch { slot: usize },
+    /// The input ended before the value was complete: `needed` more bytes were required
+    /// from `offset`.
+    Truncated { offset: usize, needed: usize },
+    /// A whole value was decoded but bytes remain from `offset`.
+    TrailingBytes { offset: usize },
+    /// A byte sequence that no encoder produces.
+    Malformed { offset: usize, fault: Fault },
+    /// A declared length or count over a configured limit.
+    LimitExceeded { offset: usize, what: LimitKind, declared: u64, limit: u64 },
+}
+
+/// What made a byte sequence malformed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// A varint with more bytes than its value needs, e.g. `80 00` for 0.
+    OverlongVarint,
+    /// A varint whose value does not fit the field (over 2^32 - 1, or over a uint16's range).
+    VarintOutOfRange,
+    /// A bool byte other than 0 or 1.
+    BadBool(u8),
+    /// A presence byte (optional or nullable) other than 0 or 1.
+    BadPresence(u8),
+    /// An enum index at or beyond the number of symbols.
+    EnumIndex { index: u32, count: u32 },
+    /// String bytes that are not valid UTF-8.
+    BadUtf8,
+}
+
+/// Which configured limit a declared size went over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitKind {
+    StringBytes,
+    BytesLength,
+    ArrayLength,
+    /// The decoded text of one message exceeds the longest string the JS engine can hold.
+    TotalText,
+}
+
+/// The error of every fallible operation in the core.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Inner {
+    kind: ErrorKind,
+    /// Innermost segment first: pushed while unwinding, reversed when rendered.
+    path_rev: Vec<Segment>,
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    #[cold]
+    pub fn new(kind: ErrorKind) -> Self {
+        Error { inner: Box::new(Inner { kind, path_rev: Vec::new() }) }
+    }
+
+    #[cold]
+    pub fn truncated(offset: usize, needed: usize) -> Self {
+        Self::new(ErrorKind::Truncated { offset, needed })
+    }
+
+    #[cold]
+    pub fn malformed(offset: usize, fault: Fault) -> Self {
+        Self::new(ErrorKind::Malformed { offset, fault })
+    }
+
+    pub fn kind(&self) -> &ErrorKind {
+        &self.inner.kind
+    }
+
+    /// Adds the segment that leads to the value this error is about (called by each
+    /// level as the error unwinds).
+    #[cold]
+    pub fn within(mut self, segment: Segment) -> Self {
+        self.inner.path_rev.push(segment);
+        self
+    }
+
+    #[cold]
+    pub fn within_field(self, name: &str) -> Self {
+        self.within(Segment::Field(name.into()))
+    }
+
+    #[cold]
+    pub fn within_index(self, index: u32) -> Self {
+        self.within(Segment::Index(index))
+    }
+
+    /// The path from the root, e.g. `$.user.tags[2]`; field names that are not plain
+    /// identifiers are quoted: `$["a b"]`.
+    pub fn path(&self) -> String {
+        render_path(self.inner.path_rev.iter().rev())
+    }
+
+    /// Byte offset into the input, for decode errors.
+    pub fn offset(&self) -> Option<usize> {
+        match self.inner.kind {
+            ErrorKind::Truncated { offset, .. }
+            | ErrorKind::TrailingBytes { offset }
+            | ErrorKind::Malformed { offset, .. }
+            | ErrorKind::LimitExceeded { offset, .. } => Some(offset),
+            _ => None,
+        }
+    }
+
+    /// The stable code the JS layer exposes as `error.code`.
+    pub fn code(&self) -> &'static str {
+        match self.inner.kind {
+            ErrorKind::Schema { .. } => "ERR_SHORN_SCHEMA",
+            ErrorKind::LoneSurrogate { .. } | ErrorKind::TapeMismatch { .. } => "ERR_SHORN_INVALID",
+            ErrorKind::Truncated { .. } => "ERR_SHORN_TRUNCATED",
+            ErrorKind::TrailingBytes { .. } => "ERR_SHORN_TRAILING",
+            ErrorKind::Malformed { .. } => "ERR_SHORN_MALFORMED",
+            ErrorKind::LimitExceeded { .. } => "ERR_SHORN_LIMIT",
+        }
+    }
+}
+
+/// Renders path segments from the root outwards.
+pub fn render_path<'a>(segments: impl Iterator<Item = &'a Segment>) -> String {
+    let mut out = String::from("$");
+    for segment in segments {
+        match segment {
+            Segment::Field(name) if is_identifier(name) => {
+                out.push('.');
+                out.push_str(name);
+            }
+            Segment::Field(name) => {
+                out.push('[');
+                push_json_string(&mut out, name);
+                out.push(']');
+            }
+            Segment::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+            Segment::Items => out.push_str("[]"),
+        }
+    }
+    out
+}
+
+/// Same rule as the JS layer: ASCII letters, digits, `_` and `$`, not starting with a digit.
+fn is_identifier(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    match bytes.next() {
+        Some(b) if b.is_ascii_alphabetic() || b == b'_' || b == b'$' => {}
+        _ => return false,
+    }
+    bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+}
+
+/// Writes `s` as a JSON string literal (what `JSON.stringify` gives for it).
+pub fn push_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::OverlongVarint => write!(f, "overlong varint"),
+            Fault::VarintOutOfRange => write!(f, "varint out of range for its type"),
+            Fault::BadBool(b) => write!(f, "bool byte 0x{b:02x} (expected 0x00 or 0x01)"),
+            Fault::BadPresence(b) => write!(f, "presence byte 0x{b:02x} (expected 0x00 or 0x01)"),
+            Fault::EnumIndex { index, count } => {
+                write!(f, "enum index {index} out of range (the enum has {count} values)")
+            }
+            Fault::BadUtf8 => write!(f, "invalid UTF-8 in a string"),
+        }
+    }
+}
+
+impl fmt::Display for LimitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LimitKind::StringBytes => "string length",
+            LimitKind::BytesLength => "bytes length",
+            LimitKind::ArrayLength => "array length",
+            LimitKind::TotalText => "decoded text length",
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path();
+        match &self.inner.kind {
+            ErrorKind::Schema { message } => write!(f, "invalid schema at {path}: {message}"),
+            ErrorKind::LoneSurrogate { unit } => write!(
+                f,
+                "{path}: expected a well-formed string, found a lone surrogate at index {unit}"
+            ),
+            ErrorKind::TapeMismatch { slot } => {
+                write!(f, "{path}: marshalled values do not match the schema at slot {slot}")
+            }
+            ErrorKind::Truncated { offset, needed } => write!(
+                f,
+                "truncated input: {needed} more byte(s) needed at offset {offset} ({path})"
+            ),
+            ErrorKind::TrailingBytes { offset } => {
+                write!(f, "trailing bytes after the message, from offset {offset}")
+            }
+            ErrorKind::Malformed { offset, fault } => {
+                write!(f, "malformed input at offset {offset} ({path}): {fault}")
+            }
+            ErrorKind::LimitExceeded { offset, what, declared, limit } => write!(
+                f,
+                "{what} {declared} at offset {offset} ({path}) is over the limit of {limit}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

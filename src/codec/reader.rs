@@ -1,0 +1,79 @@
+//! A cursor over input bytes. Every read checks the bytes that remain first and reports
+//! `Truncated` with the offset and the shortfall, so no length from outside is trusted.
+
+use super::error::{Error, Result};
+use super::varint::read_varint;
+
+pub struct Reader<'a> {
+    input: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    #[inline]
+    pub fn new(input: &'a [u8]) -> Self {
+        Reader { input, pos: 0 }
+    }
+
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.input.len() - self.pos
+    }
+
+    #[inline]
+    pub fn u8(&mut self) -> Result<u8> {
+        match self.input.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(Error::truncated(self.pos, 1)),
+        }
+    }
+
+    #[inline]
+    pub fn varint(&mut self) -> Result<u32> {
+        let (value, len) = read_varint(&self.input[self.pos..], self.pos)?;
+        self.pos += len;
+        Ok(value)
+    }
+
+    #[inline]
+    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.input.get(self.pos..self.pos + N) {
+            Some(bytes) => {
+                self.pos += N;
+                let mut out = [0u8; N];
+                out.copy_from_slice(bytes);
+                Ok(out)
+            }
+            None => Err(Error::truncated(self.pos, N - self.remaining())),
+        }
+    }
+
+    #[inline]
+    pub fn f32(&mut self) -> Result<f32> {
+        self.array::<4>().map(f32::from_le_bytes)
+    }
+
+    #[inline]
+    pub fn f64(&mut self) -> Result<f64> {
+        self.array::<8>().map(f64::from_le_bytes)
+    }
+
+    /// Takes `len` bytes, after checking that they are there.
+    #[inline]
+    pub fn take(&mut self, len: usize) -> Result<&'a [u8]> {
+        if len > self.remaining() {
+            return Err(Error::truncated(self.pos, len - self.remaining()));
+        }
+        let bytes = &self.input[self.pos..self.pos + len];
+        self.pos += len;
+        Ok(bytes)
+    }
+}

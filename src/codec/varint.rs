@@ -1,0 +1,141 @@
+//! Unsigned LEB128 varints of at most 32 bits, and zigzag for signed values.
+//! Decoding rejects overlong forms (a final byte of 0 after the first) and values over
+//! 2^32 - 1, so every value has exactly one encoding.
+
+use super::error::{Error, Fault, Result};
+
+/// The most bytes a u32 varint takes.
+pub const MAX_VARINT_LEN: usize = 5;
+
+/// Bytes `value` takes as a varint.
+#[inline]
+pub fn varint_len(value: u32) -> usize {
+    // 1 + floor(bit_length - 1) / 7, with 0 taking one byte.
+    let bits = 32 - (value | 1).leading_zeros() as usize;
+    bits.div_ceil(7)
+}
+
+/// Writes `value` into `out` (which must hold `MAX_VARINT_LEN` bytes) and returns the
+/// number of bytes written.
+#[inline]
+pub fn write_varint(out: &mut [u8; MAX_VARINT_LEN], mut value: u32) -> usize {
+    let mut i = 0;
+    while value >= 0x80 {
+        out[i] = (value as u8) | 0x80;
+        value >>= 7;
+        i += 1;
+    }
+    out[i] = value as u8;
+    i + 1
+}
+
+/// Reads a varint from the start of `bytes`; returns the value and its length.
+/// `offset` is where `bytes` starts in the whole input, for the error.
+#[inline]
+pub fn read_varint(bytes: &[u8], offset: usize) -> Result<(u32, usize)> {
+    match bytes.first() {
+        Some(&b) if b < 0x80 => Ok((b as u32, 1)),
+        _ => read_varint_slow(bytes, offset),
+    }
+}
+
+#[inline(never)]
+fn read_varint_slow(bytes: &[u8], offset: usize) -> Result<(u32, usize)> {
+    let mut value: u32 = 0;
+    for i in 0..MAX_VARINT_LEN {
+        let Some(&b) = bytes.get(i) else {
+            return Err(Error::truncated(offset + i, 1));
+        };
+        if i == MAX_VARINT_LEN - 1 && b > 0x0f {
+            // A fifth byte carries bits 28..35; anything over 4 bits is beyond u32.
+            return Err(Error::malformed(offset, Fault::VarintOutOfRange));
+        }
+        value |= ((b & 0x7f) as u32) << (7 * i);
+        if b < 0x80 {
+            if b == 0 && i > 0 {
+                return Err(Error::malformed(offset, Fault::OverlongVarint));
+            }
+            return Ok((value, i + 1));
+        }
+    }
+    unreachable!("the fifth byte either ends the varint or is rejected")
+}
+
+#[inline]
+pub fn zigzag(value: i32) -> u32 {
+    ((value << 1) ^ (value >> 31)) as u32
+}
+
+#[inline]
+pub fn unzigzag(value: u32) -> i32 {
+    ((value >> 1) as i32) ^ -((value & 1) as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::error::ErrorKind;
+
+    fn enc(v: u32) -> Vec<u8> {
+        let mut buf = [0; MAX_VARINT_LEN];
+        let n = write_varint(&mut buf, v);
+        assert_eq!(n, varint_len(v), "varint_len({v})");
+        buf[..n].to_vec()
+    }
+
+    #[test]
+    fn encodes_boundaries() {
+        assert_eq!(enc(0), [0x00]);
+        assert_eq!(enc(127), [0x7f]);
+        assert_eq!(enc(128), [0x80, 0x01]);
+        assert_eq!(enc(1234), [0xd2, 0x09]);
+        assert_eq!(enc(16383), [0xff, 0x7f]);
+        assert_eq!(enc(16384), [0x80, 0x80, 0x01]);
+        assert_eq!(enc(u32::MAX), [0xff, 0xff, 0xff, 0xff, 0x0f]);
+    }
+
+    #[test]
+    fn round_trips_every_bit_length() {
+        for shift in 0..32 {
+            for v in [1u32 << shift, (1u32 << shift) - 1, (1u32 << shift) + 1] {
+                let bytes = enc(v);
+                assert_eq!(read_varint(&bytes, 0).unwrap(), (v, bytes.len()));
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_an_overlong_varint() {
+        for bytes in [&[0x80, 0x00][..], &[0xff, 0x80, 0x00], &[0x81, 0x80, 0x80, 0x80, 0x00]] {
+            let err = read_varint(bytes, 7).unwrap_err();
+            assert_eq!(
+                err.kind(),
+                &ErrorKind::Malformed { offset: 7, fault: Fault::OverlongVarint }
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_a_varint_over_u32() {
+        let err = read_varint(&[0xff, 0xff, 0xff, 0xff, 0x10], 0).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::Malformed { offset: 0, fault: Fault::VarintOutOfRange });
+        let err = read_varint(&[0xff, 0xff, 0xff, 0xff, 0xff, 0x01], 0).unwrap_err();
+        assert_eq!(err.code(), "ERR_SHORN_MALFORMED");
+    }
+
+    #[test]
+    fn a_cut_varint_is_truncated() {
+        let err = read_varint(&[0x80, 0x80], 3).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::Truncated { offset: 5, needed: 1 });
+        assert_eq!(read_varint(&[], 0).unwrap_err().code(), "ERR_SHORN_TRUNCATED");
+    }
+
+    #[test]
+    fn zigzag_maps_small_magnitudes_to_small_values() {
+        let cases = [(0, 0), (-1, 1), (1, 2), (-2, 3), (i32::MAX, u32::MAX - 1), (i32::MIN, u32::MAX)];
+        for (signed, unsigned) in cases {
+            assert_eq!(zigzag(signed), unsigned);
+            assert_eq!(unzigzag(unsigned), signed);
+        }
+    }
+}
