@@ -5,7 +5,8 @@
 //   rssBeforeMB    RSS after setup and a full GC, just before the first operation
 //   heapGrowthMB   largest heapUsed right after an operation minus heapUsed before it
 //                  (a lower bound of the true peak: scavenges run inside the operation)
-//   retainedMB     heap + external memory still held by the result after a full GC
+//   retainedMB     heap + external memory still in use after a full GC: the result plus
+//                  whatever the codec keeps between calls
 //
 // The encode run writes its output (and any out-of-band codec state, msgpackr's structures)
 // to two files named from --handoff; the decode run reads them instead of encoding itself, so

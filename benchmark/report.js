@@ -185,7 +185,7 @@ function memoryTable(memory, notes) {
     if (!cell.ok) return [...label, notes.fail(cell.codec, `memory ${cell.fixture} ${OP_LABEL[cell.op]}`, cell.error), '', '', ''];
     return [...label, formatMB(cell.peakRssMB), formatMB(cell.rssBeforeMB), formatMB(cell.heapGrowthMB), formatMB(cell.retainedMB)];
   });
-  return table(['codec', 'op', 'peak RSS', 'RSS before op', 'heap growth', 'result retained'], rows);
+  return table(['codec', 'op', 'peak RSS', 'RSS before op', 'heap growth', 'held after op'], rows);
 }
 
 function header(meta) {
@@ -261,7 +261,8 @@ function renderReport(results) {
       'Each op in a fresh process with --expose-gc, run 3 times from a collected heap. Peak RSS is the ' +
         "process's maxRSS (the fixture's 100k events included; decode reads its input from a file, so no " +
         'encode inflates it). Heap growth: heapUsed right after the op minus before (a lower bound, since ' +
-        'scavenges run inside the op). Result retained: heap + external memory the result holds after a full GC.',
+        'scavenges run inside the op). Held after op: heap + external memory still in use after a full GC, ' +
+        'that is the result plus whatever the codec keeps between calls (a scratch buffer, say).',
       memoryTable(results.memory, notes),
     );
   }

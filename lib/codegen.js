@@ -4,7 +4,7 @@
 // encoder; `decode(bytes)` calls the native decoder and builds the result from the tape.
 // Each schema gets its own functions, so V8 sees one object shape per property access.
 
-const { INTEGER_TEST, expected, staticSlots, INHERITED } = require('./plan');
+const { INTEGER_TEST, expected, staticSlots, INHERITED, SMALL_INPUT } = require('./plan');
 const { pathKey } = require('./errors');
 
 // A path as generated code: static text and loop variables, rendered as a JS expression
@@ -241,7 +241,15 @@ function marshal(v) {
 function decode(bytes) {
   if (!(bytes instanceof Uint8Array)) throw rt.notBytes(bytes);
   if (st.busy) return rt.reenter(decode, bytes);
-  const S = nat.decode(bytes);
+  const n = bytes.length;
+  let S;
+  if (n <= ${SMALL_INPUT}) {
+    const I = st.input;
+    for (let j = 0; j < n; j++) I[j] = bytes[j];
+    S = nat.decodeInput(n);
+  } else {
+    S = nat.decode(bytes);
+  }
   const T = st.tape;
   let i = 0;
   let p = 0;

@@ -154,7 +154,13 @@ function build(descriptor, layout, nat, rt) {
     return function decode(bytes) {
       if (!(bytes instanceof Uint8Array)) throw rt.notBytes(bytes);
       if (st.busy) return rt.reenter(decode, bytes);
-      S = nat.decode(bytes);
+      const n = bytes.length;
+      if (n <= rt.SMALL_INPUT) {
+        st.input.set(bytes);
+        S = nat.decodeInput(n);
+      } else {
+        S = nat.decode(bytes);
+      }
       T = st.tape;
       i = 0;
       p = 0;

@@ -164,9 +164,13 @@ pub fn encode_value(schema: &Schema, value: &Value) -> Result<Vec<u8>, String> {
 
 /// Decodes bytes to a `Value` (the codec, then what the generated JS does with the tape).
 pub fn decode_value(schema: &Schema, bytes: &[u8]) -> codec::Result<Value> {
-    let mut tape = Vec::new();
+    let mut tape = vec![0.0; 16];
     let mut text = TextBuffer::new();
-    codec::decode(schema, bytes, &mut tape, &mut text)?;
+    let needed = codec::decode(schema, bytes, &mut tape, &mut text)?;
+    if needed > tape.len() {
+        tape.resize(needed, 0.0);
+        codec::decode(schema, bytes, &mut tape, &mut text)?;
+    }
     let units: Vec<u16> = match text.text() {
         Text::Latin1(b) => b.iter().map(|&c| c as u16).collect(),
         Text::Utf16(u) => u.to_vec(),

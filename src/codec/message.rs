@@ -148,12 +148,15 @@ impl Encoder<'_, '_> {
     }
 }
 
-/// Decodes one whole message from `input` into `tape` and `text` (both cleared first).
+/// Decodes one whole message from `input` into `tape` and `text` (`text` is cleared
+/// first). Returns the number of tape slots the message needs: when that is more than
+/// `tape.len()`, only the first `tape.len()` were written, and the caller should call
+/// again with a tape that long (the N-API layer writes straight into JS memory this way,
+/// with no copy, and grows the tape only for unusually large messages).
 /// Bytes left after the message are `TrailingBytes`.
-pub fn decode(schema: &Schema, input: &[u8], tape: &mut Vec<f64>, text: &mut TextBuffer) -> Result<()> {
-    tape.clear();
+pub fn decode(schema: &Schema, input: &[u8], tape: &mut [f64], text: &mut TextBuffer) -> Result<usize> {
     text.clear();
-    let mut d = Decoder { r: Reader::new(input), tape, text, limits: schema.limits };
+    let mut d = Decoder { r: Reader::new(input), tape, slots: 0, text, limits: schema.limits };
     d.node(&schema.root)?;
     if d.r.remaining() != 0 {
         return Err(Error::new(ErrorKind::TrailingBytes { offset: d.r.offset() }));
@@ -166,12 +169,14 @@ pub fn decode(schema: &Schema, input: &[u8], tape: &mut Vec<f64>, text: &mut Tex
             limit: MAX_JS_STRING_LENGTH as u64,
         }));
     }
-    Ok(())
+    Ok(d.slots)
 }
 
 struct Decoder<'a, 't> {
     r: Reader<'a>,
-    tape: &'t mut Vec<f64>,
+    tape: &'t mut [f64],
+    /// Slots produced so far; past `tape.len()` they are only counted.
+    slots: usize,
     text: &'t mut TextBuffer,
     limits: Limits,
 }
@@ -179,7 +184,10 @@ struct Decoder<'a, 't> {
 impl Decoder<'_, '_> {
     #[inline]
     fn push(&mut self, v: f64) {
-        self.tape.push(v);
+        if let Some(slot) = self.tape.get_mut(self.slots) {
+            *slot = v;
+        }
+        self.slots += 1;
     }
 
     /// A length or count, checked against its limit.
