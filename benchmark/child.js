@@ -87,7 +87,9 @@ function prepare() {
     throw new Error(`round trip differs: ${firstDifference(value, decoded)}`);
   }
   for (const invalid of fixture.invalidValues) {
-    if (accepts(codec, invalid)) throw new Error(`validation missing: encode accepted ${inspect(invalid, { breakLength: Infinity })}`);
+    if (accepts(codec, invalid)) {
+      throw new Error(`validation missing: encode accepted ${inspect(invalid, { breakLength: Infinity })}`);
+    }
   }
   return { codec, value, encoded, probe: fixture.probe };
 }

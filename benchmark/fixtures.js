@@ -95,7 +95,10 @@ const AVRO_EVENT = {
         ],
       },
     },
-    { name: 'geo', type: { type: 'record', name: 'Geo', fields: [{ name: 'lat', type: 'double' }, { name: 'lon', type: 'double' }] } },
+    {
+      name: 'geo',
+      type: { type: 'record', name: 'Geo', fields: [{ name: 'lat', type: 'double' }, { name: 'lon', type: 'double' }] },
+    },
     {
       name: 'payload',
       type: {
@@ -223,4 +226,4 @@ function loadFixture(name) {
   };
 }
 
-module.exports = { FIXTURE_NAMES, SHAPES, loadFixture, makeEvents, mulberry32 };
+module.exports = { FIXTURE_NAMES, loadFixture };

@@ -62,7 +62,8 @@ function prepareDecode(adapter, fixture) {
     operation: () => codec.decode(encoded),
     // The speed children check the full round trip; this only catches a truncated result.
     finish(decoded) {
-      if (fixture.probe(decoded) !== probe) throw new Error(`decoded value probes ${fixture.probe(decoded)}, expected ${probe}`);
+      const found = fixture.probe(decoded);
+      if (found !== probe) throw new Error(`decoded value probes ${found}, expected ${probe}`);
     },
   };
 }
@@ -72,7 +73,8 @@ const held = (usage) => usage.heapUsed + usage.external;
 function measureCell() {
   const fixture = loadFixture(args.fixture);
   const adapter = step('load', () => loadAdapter(args.codec));
-  const { operation, finish } = step('setup', () => (args.op === 'encode' ? prepareEncode : prepareDecode)(adapter, fixture));
+  const prepare = args.op === 'encode' ? prepareEncode : prepareDecode;
+  const { operation, finish } = step('setup', () => prepare(adapter, fixture));
   global.gc();
   const rssBefore = process.memoryUsage().rss;
   let heapGrowth = 0;

@@ -86,18 +86,23 @@ function comparisonRows(meta, lookup) {
   return rows;
 }
 
+// One enc or dec row: a cell per codec, rendered by `render(cell)`, '-' where none ran.
+function opRow(meta, lookup, fixture, op, render) {
+  return [`${fixture} ${OP_LABEL[op]}`, ...meta.codecs.map((codec) => {
+    const cell = lookup(fixture, op, codec);
+    return cell ? render(cell) : '-';
+  })];
+}
+
 function throughputTable(meta, lookup, notes) {
+  const render = (cell) => {
+    if (!cell.ok) return notes.fail(cell.codec, `${cell.fixture} ${OP_LABEL[cell.op]}`, cell.error);
+    const spread = meta.plan.rounds > 1 ? ` (${Math.round(cell.spreadPercent)}%)` : '';
+    return `${formatCount(cell.opsPerSec)}${spread}`;
+  };
   const rows = [];
   for (const fixture of meta.fixtures) {
-    for (const op of ['encode', 'decode']) {
-      rows.push([`${fixture} ${OP_LABEL[op]}`, ...meta.codecs.map((codec) => {
-        const cell = lookup(fixture, op, codec);
-        if (!cell) return '-';
-        if (!cell.ok) return notes.fail(codec, `${fixture} ${OP_LABEL[op]}`, cell.error);
-        const spread = meta.rounds > 1 ? ` (${Math.round(cell.spreadPercent)}%)` : '';
-        return `${formatCount(cell.opsPerSec)}${spread}`;
-      })]);
-    }
+    rows.push(opRow(meta, lookup, fixture, 'encode', render), opRow(meta, lookup, fixture, 'decode', render));
     rows.push([`${fixture} bytes`, ...meta.codecs.map((codec) => {
       const bytes = bytesOf(lookup, fixture, codec);
       return bytes === undefined ? 'FAIL' : String(bytes);
@@ -107,15 +112,11 @@ function throughputTable(meta, lookup, notes) {
 }
 
 function mbPerSecTable(meta, lookup) {
-  const rows = [];
-  for (const fixture of meta.fixtures) {
-    for (const op of ['encode', 'decode']) {
-      rows.push([`${fixture} ${OP_LABEL[op]}`, ...meta.codecs.map((codec) => {
-        const cell = lookup(fixture, op, codec);
-        return cell && cell.ok ? cell.mbPerSec.toFixed(0) : '-';
-      })]);
-    }
-  }
+  const render = (cell) => (cell.ok ? cell.mbPerSec.toFixed(0) : '-');
+  const rows = meta.fixtures.flatMap((fixture) => [
+    opRow(meta, lookup, fixture, 'encode', render),
+    opRow(meta, lookup, fixture, 'decode', render),
+  ]);
   return table(['fixture', ...meta.codecs], rows);
 }
 
@@ -182,8 +183,9 @@ function setupTable(meta, setup, notes) {
 function memoryTable(memory, notes) {
   const rows = memory.map((cell) => {
     const label = [cell.codec, OP_LABEL[cell.op]];
-    if (!cell.ok) return [...label, notes.fail(cell.codec, `memory ${cell.fixture} ${OP_LABEL[cell.op]}`, cell.error), '', '', ''];
-    return [...label, formatMB(cell.peakRssMB), formatMB(cell.rssBeforeMB), formatMB(cell.heapGrowthMB), formatMB(cell.retainedMB)];
+    if (!cell.ok) return [...label, notes.fail(cell.codec, `memory ${OP_LABEL[cell.op]}`, cell.error), '', '', ''];
+    const figures = [cell.peakRssMB, cell.rssBeforeMB, cell.heapGrowthMB, cell.retainedMB];
+    return [...label, ...figures.map(formatMB)];
   });
   return table(['codec', 'op', 'peak RSS', 'RSS before op', 'heap growth', 'held after op'], rows);
 }
@@ -202,7 +204,7 @@ function header(meta) {
       `msgpackr native string extraction ${machine.msgpackrNative ? 'on' : 'OFF'}`,
     `- Before: ${load(meta.before)}`,
     `- After: ${load(meta.after)}`,
-    `- ${meta.rounds} round(s), codec order forward in even rounds and reversed in odd ones; one process per ` +
+    `- ${plan.rounds} round(s), codec order alternating forward and reverse; one process per ` +
       `codec x fixture x op; warm-up ${plan.warmupMs} ms, then ${plan.samples} samples of ${plan.sampleMs} ms ` +
       `(an op longer than a sample counts one op per sample); run took ${meta.durationS.toFixed(0)} s`,
   ].join('\n');
@@ -217,7 +219,7 @@ function renderReport(results) {
 
   sections.push(
     '## Throughput (ops/s) and encoded bytes',
-    `Median across rounds${meta.rounds > 1 ? '; (n%) is the spread across rounds, (max - min) / median' : ''}. ` +
+    `Median across rounds${meta.plan.rounds > 1 ? '; (n%) is their spread, (max - min) / median' : ''}. ` +
       'One op on events100k is the whole array (arrays/s). Every cell round-tripped its fixture to a ' +
       'deep-equal value before it was timed.',
     throughputTable(meta, lookup, notes),
@@ -248,21 +250,23 @@ function renderReport(results) {
   if (results.setup.length) {
     sections.push(
       '## Cold setup',
-      'Each codec and schema in a fresh process. "first construct" builds the codec (compile, forSchema, ' +
-        'parse + lookupType, build, new Packr) the first time; "first enc+dec" is its first round trip, where ' +
-        'lazy code generation lands; "next construct" is the median of 20 further constructions, which V8 and ' +
-        'the library may have warmed. JSON has no schema and is left out.',
+      'Each codec and schema in a fresh process. "first construct" builds the codec (compile, ' +
+        'forSchema, parse + lookupType, build, new Packr) the first time; "first enc+dec" is its first ' +
+        'round trip, where lazy code generation lands; "next construct" is the median of ' +
+        `${meta.plan.setupRepeats} further constructions, which V8 and the library may have warmed. ` +
+        'JSON has no schema and is left out.',
       setupTable(meta, results.setup, notes),
     );
   }
   if (results.memory.length) {
     sections.push(
       '## Memory, events100k (MB)',
-      'Each op in a fresh process with --expose-gc, run 3 times from a collected heap. Peak RSS is the ' +
-        "process's maxRSS (the fixture's 100k events included; decode reads its input from a file, so no " +
-        'encode inflates it). Heap growth: heapUsed right after the op minus before (a lower bound, since ' +
-        'scavenges run inside the op). Held after op: heap + external memory still in use after a full GC, ' +
-        'that is the result plus whatever the codec keeps between calls (a scratch buffer, say).',
+      `Each op in a fresh process with --expose-gc, run ${meta.plan.memoryRuns} times from a collected ` +
+        "heap. Peak RSS is the process's maxRSS (the fixture's 100k events included; decode reads its " +
+        'input from a file, so no encode inflates it). Heap growth: heapUsed right after the op minus ' +
+        'before (a lower bound, since scavenges run inside the op). Held after op: heap + external memory ' +
+        'still in use after a full GC, that is the result plus whatever the codec keeps between calls ' +
+        '(a scratch buffer, say).',
       memoryTable(results.memory, notes),
     );
   }

@@ -20,9 +20,11 @@ const { renderReport, formatCount } = require('./report');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 const QUICK_FIXTURES = ['person', 'unicodePerson', 'nestedEvent', 'batch100'];
+// setupRepeats: constructions after the first in a cold-setup child; memoryRuns: operations per
+// memory child.
 const PLANS = {
-  full: { rounds: 3, warmupMs: 300, sampleMs: 150, samples: 5 },
-  quick: { rounds: 1, warmupMs: 100, sampleMs: 80, samples: 3 },
+  full: { rounds: 3, warmupMs: 300, sampleMs: 150, samples: 5, setupRepeats: 20, memoryRuns: 3 },
+  quick: { rounds: 1, warmupMs: 100, sampleMs: 80, samples: 3, setupRepeats: 20, memoryRuns: 3 },
 };
 // The fixture whose memory is measured: the only one big enough for its footprint to matter.
 const MEMORY_FIXTURE = 'events100k';
@@ -41,7 +43,9 @@ function parseOptions() {
   });
   const plan = { ...PLANS[values.quick ? 'quick' : 'full'] };
   if (values.rounds !== undefined) plan.rounds = Number(values.rounds);
-  if (!Number.isInteger(plan.rounds) || plan.rounds < 1) throw new Error(`--rounds must be a positive integer, got '${values.rounds}'`);
+  if (!Number.isInteger(plan.rounds) || plan.rounds < 1) {
+    throw new Error(`--rounds must be a positive integer, got '${values.rounds}'`);
+  }
   const pickList = (option, known, fallback) => {
     const list = option ? option.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
     const unknown = list.filter((name) => !known.includes(name));
@@ -61,15 +65,22 @@ function parseOptions() {
 function runChild(script, flags, nodeOptions = []) {
   const argv = [...nodeOptions, path.join(__dirname, script)];
   for (const [key, value] of Object.entries(flags)) argv.push(`--${key}`, String(value));
-  const child = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: CHILD_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+  const child = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
   const lastLine = (child.stdout || '').trim().split('\n').pop();
   try {
     return JSON.parse(lastLine);
   } catch {
-    const how = child.error ? child.error.message : child.signal ? `killed by ${child.signal}` : `exit code ${child.status}`;
+    let how = `exit code ${child.status}`;
+    if (child.error) how = child.error.message; // includes the timeout
+    else if (child.signal) how = `killed by ${child.signal}`;
     const stderr = (child.stderr || '').trim().split('\n').slice(-3).join(' / ');
     return { ok: false, error: `child ${how}${stderr ? `: ${stderr}` : ''}` };
   }
+}
+
+// One progress line on stderr per child: what ran, and its figure or its failure.
+function progress(tag, what, result, describeOk) {
+  process.stderr.write(`[${tag}] ${what}: ${result.ok ? describeOk(result) : `FAIL ${result.error}`}\n`);
 }
 
 function elapsed(startMs) {
@@ -77,45 +88,50 @@ function elapsed(startMs) {
   return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-function runSpeed(options, startMs) {
-  const { plan, codecs, fixtures } = options;
-  const cells = new Map();
-  for (const fixture of fixtures) {
+// The order children run in within one round: fixtures, then operations, then codecs, with the
+// codec order reversed in odd rounds so that drift over a round favours no codec.
+function* roundOrder(options, round) {
+  const codecs = round % 2 === 0 ? options.codecs : [...options.codecs].reverse();
+  for (const fixture of options.fixtures) {
     for (const op of ['encode', 'decode']) {
-      for (const codec of codecs) cells.set(`${fixture}|${op}|${codec}`, { fixture, op, codec, runs: [] });
+      for (const codec of codecs) yield { fixture, op, codec };
     }
   }
-  const total = plan.rounds * cells.size;
+}
+
+// Median across rounds of the per-child medians, and their spread.
+function summarize({ fixture, op, codec, runs, error }) {
+  if (error) return { fixture, op, codec, ok: false, error };
+  const rates = runs.map((run) => run.opsPerSec);
+  const opsPerSec = median(rates);
+  const bytes = runs[0].bytes;
+  const mbPerSec = (bytes * opsPerSec) / 1e6;
+  return { fixture, op, codec, ok: true, opsPerSec, spreadPercent: spreadPercent(rates), rounds: rates, bytes, mbPerSec };
+}
+
+function runSpeed(options, startMs) {
+  const { rounds, warmupMs, sampleMs, samples } = options.plan;
+  const cells = new Map();
+  const total = rounds * options.fixtures.length * 2 * options.codecs.length;
   let done = 0;
-  for (let round = 0; round < plan.rounds; round++) {
-    const order = round % 2 === 0 ? codecs : [...codecs].reverse();
-    for (const fixture of fixtures) {
-      for (const op of ['encode', 'decode']) {
-        for (const codec of order) {
-          const cell = cells.get(`${fixture}|${op}|${codec}`);
-          done++;
-          // A failure (bad round trip, crash) repeats in every round; don't spend time on it again.
-          if (cell.error) continue;
-          const { warmupMs, sampleMs, samples } = plan;
-          const result = runChild('child.js', { codec, fixture, op, 'warmup-ms': warmupMs, 'sample-ms': sampleMs, samples });
-          const shown = result.ok ? `${formatCount(result.opsPerSec)} ops/s, ${result.bytes} B` : `FAIL ${result.error}`;
-          process.stderr.write(`[round ${round + 1}/${plan.rounds} ${done}/${total} ${elapsed(startMs)}] ${fixture} ${op} ${codec}: ${shown}\n`);
-          if (result.ok) {
-            cell.runs.push(result);
-          } else {
-            cell.error = cell.runs.length ? `${result.error} (in round ${round + 1}, after ${cell.runs.length} good)` : result.error;
-          }
-        }
-      }
+  for (let round = 0; round < rounds; round++) {
+    for (const { fixture, op, codec } of roundOrder(options, round)) {
+      const key = `${fixture}|${op}|${codec}`;
+      if (!cells.has(key)) cells.set(key, { fixture, op, codec, runs: [] });
+      const cell = cells.get(key);
+      done++;
+      // A failure (bad round trip, crash) repeats in every round; don't spend time on it again.
+      if (cell.error) continue;
+      const flags = { codec, fixture, op, 'warmup-ms': warmupMs, 'sample-ms': sampleMs, samples };
+      const result = runChild('child.js', flags);
+      const tag = `round ${round + 1}/${rounds} ${done}/${total} ${elapsed(startMs)}`;
+      progress(tag, `${fixture} ${op} ${codec}`, result, (r) => `${formatCount(r.opsPerSec)} ops/s, ${r.bytes} B`);
+      if (result.ok) cell.runs.push(result);
+      else if (cell.runs.length) cell.error = `${result.error} (round ${round + 1}, after ${cell.runs.length} good)`;
+      else cell.error = result.error;
     }
   }
-  return [...cells.values()].map(({ fixture, op, codec, runs, error }) => {
-    if (error) return { fixture, op, codec, ok: false, error };
-    const rates = runs.map((run) => run.opsPerSec);
-    const opsPerSec = median(rates);
-    const bytes = runs[0].bytes;
-    return { fixture, op, codec, ok: true, opsPerSec, spreadPercent: spreadPercent(rates), rounds: rates, bytes, mbPerSec: (bytes * opsPerSec) / 1e6 };
-  });
+  return [...cells.values()].map(summarize);
 }
 
 // One child per codec with a schema x distinct schema among the chosen fixtures (personValidated
@@ -129,8 +145,8 @@ function runSetup(options) {
   const results = [];
   for (const codec of options.codecs.filter(hasSchema)) {
     for (const fixture of byShape.values()) {
-      const result = runChild('setup-child.js', { codec, fixture: fixture.name });
-      process.stderr.write(`[setup] ${fixture.schemas.label} ${codec}: ${result.ok ? `${result.firstSetupUs.toFixed(0)} µs` : `FAIL ${result.error}`}\n`);
+      const result = runChild('setup-child.js', { codec, fixture: fixture.name, repeats: options.plan.setupRepeats });
+      progress('setup', `${fixture.schemas.label} ${codec}`, result, (r) => `first ${r.firstSetupUs.toFixed(0)} µs`);
       results.push({ ...result, label: fixture.schemas.label });
     }
   }
@@ -142,11 +158,14 @@ function runMemory(options) {
   for (const codec of options.codecs) {
     const handoff = path.join(RESULTS_DIR, `memory-${codec}`);
     // Files left by an interrupted run must not stand in for a failed encode's output.
-    const removeHandoff = () => ['.data.tmp', '.meta.tmp'].forEach((suffix) => fs.rmSync(handoff + suffix, { force: true }));
+    const removeHandoff = () => {
+      for (const suffix of ['.data.tmp', '.meta.tmp']) fs.rmSync(handoff + suffix, { force: true });
+    };
     removeHandoff();
     for (const op of ['encode', 'decode']) {
-      const result = runChild('memory-child.js', { codec, fixture: MEMORY_FIXTURE, op, handoff }, ['--expose-gc']);
-      process.stderr.write(`[memory] ${op} ${codec}: ${result.ok ? `peak RSS ${result.peakRssMB.toFixed(0)} MB` : `FAIL ${result.error}`}\n`);
+      const flags = { codec, fixture: MEMORY_FIXTURE, op, handoff, runs: options.plan.memoryRuns };
+      const result = runChild('memory-child.js', flags, ['--expose-gc']);
+      progress('memory', `${op} ${codec}`, result, (r) => `peak RSS ${r.peakRssMB.toFixed(0)} MB`);
       results.push(result);
     }
     removeHandoff();
@@ -158,20 +177,20 @@ function main() {
   const options = parseOptions();
   const startMs = Date.now();
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  process.stderr.write(`benchmark: ${options.codecs.length} codecs x ${options.fixtures.length} fixtures x 2 ops x ${options.plan.rounds} round(s)\n`);
+  const { codecs, fixtures, plan } = options;
+  process.stderr.write(`benchmark: ${codecs.length} codecs x ${fixtures.length} fixtures x 2 ops x ${plan.rounds} rounds\n`);
   const before = loadSnapshot();
   const speed = runSpeed(options, startMs);
   const setup = runSetup(options);
-  const memory = options.fixtures.includes(MEMORY_FIXTURE) ? runMemory(options) : [];
+  const memory = fixtures.includes(MEMORY_FIXTURE) ? runMemory(options) : [];
   const after = loadSnapshot();
   const results = {
     meta: {
       date: new Date(startMs).toISOString(),
       quick: options.quick,
-      rounds: options.plan.rounds,
-      plan: options.plan,
-      codecs: options.codecs,
-      fixtures: options.fixtures,
+      plan,
+      codecs,
+      fixtures,
       machine: describeMachine(),
       before,
       after,

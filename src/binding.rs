@@ -38,7 +38,11 @@ struct Registered<T> {
 }
 
 impl<T> Registered<T> {
-    const EMPTY: Self = Registered { reference: ptr::null_mut(), ptr: ptr::null_mut(), len: 0 };
+    const EMPTY: Self = Registered {
+        reference: ptr::null_mut(),
+        ptr: ptr::null_mut(),
+        len: 0,
+    };
 }
 
 /// State shared by every schema of one JS environment (main thread or worker).
@@ -107,10 +111,19 @@ pub fn module_exports(exports: Object, env: Env) -> napi::Result<()> {
     ] {
         let data = Box::into_raw(Box::new(shared.clone())) as *mut c_void;
         // SAFETY: the function owns one Rc clone through `data`; the finalizer drops it.
-        let f = unsafe { create_function(raw_env, name, cb, data, Some(drop_boxed::<Rc<RefCell<Shared>>>)) };
+        let f = unsafe {
+            create_function(
+                raw_env,
+                name,
+                cb,
+                data,
+                Some(drop_boxed::<Rc<RefCell<Shared>>>),
+            )
+        };
         let key = std::str::from_utf8(name).unwrap_or("?");
         // SAFETY: `exports` is the live module exports object of this env.
-        let status = unsafe { sys::napi_set_named_property(raw_env, exports.raw(), cstr(key).as_ptr(), f) };
+        let status =
+            unsafe { sys::napi_set_named_property(raw_env, exports.raw(), cstr(key).as_ptr(), f) };
         if status != Status::napi_ok {
             return Err(napi::Error::from_reason("shorn: cannot set module exports"));
         }
@@ -141,7 +154,14 @@ unsafe fn create_function(
     let mut f = ptr::null_mut();
     // SAFETY: name is a valid byte slice of the given length; cb has the N-API signature.
     unsafe {
-        sys::napi_create_function(env, name.as_ptr().cast(), name.len() as isize, Some(cb), data, &mut f);
+        sys::napi_create_function(
+            env,
+            name.as_ptr().cast(),
+            name.len() as isize,
+            Some(cb),
+            data,
+            &mut f,
+        );
         sys::napi_add_finalizer(env, f, data, finalize, ptr::null_mut(), ptr::null_mut());
     }
     f
@@ -152,31 +172,57 @@ unsafe fn create_function(
 /// # Safety
 /// `env` and `info` must be the ones N-API passed to the running callback.
 #[inline(always)]
-unsafe fn args<const N: usize>(env: napi_env, info: sys::napi_callback_info) -> ([napi_value; N], usize, *mut c_void) {
+unsafe fn args<const N: usize>(
+    env: napi_env,
+    info: sys::napi_callback_info,
+) -> ([napi_value; N], usize, *mut c_void) {
     let mut argv = [ptr::null_mut(); N];
     let mut argc = N;
     let mut data = ptr::null_mut();
     // SAFETY: argv has room for argc values, as N-API requires.
-    unsafe { sys::napi_get_cb_info(env, info, &mut argc, argv.as_mut_ptr(), ptr::null_mut(), &mut data) };
+    unsafe {
+        sys::napi_get_cb_info(
+            env,
+            info,
+            &mut argc,
+            argv.as_mut_ptr(),
+            ptr::null_mut(),
+            &mut data,
+        )
+    };
     (argv, argc.min(N), data)
 }
 
 /// Throws `makeError(code, message, offset, path)` and returns the `undefined` a
 /// throwing callback hands back.
 #[cold]
-fn throw(env: napi_env, shared: &Shared, code: &str, message: &str, offset: Option<usize>, path: Option<&str>) -> napi_value {
+fn throw(
+    env: napi_env,
+    shared: &Shared,
+    code: &str,
+    message: &str,
+    offset: Option<usize>,
+    path: Option<&str>,
+) -> napi_value {
     // SAFETY: env is live (we are inside its callback); every value made here is used
     // within this callback's handle scope.
     unsafe {
         let mut argv = [ptr::null_mut(); 4];
         sys::napi_create_string_utf8(env, code.as_ptr().cast(), code.len() as isize, &mut argv[0]);
-        sys::napi_create_string_utf8(env, message.as_ptr().cast(), message.len() as isize, &mut argv[1]);
+        sys::napi_create_string_utf8(
+            env,
+            message.as_ptr().cast(),
+            message.len() as isize,
+            &mut argv[1],
+        );
         match offset {
             Some(o) => sys::napi_create_double(env, o as f64, &mut argv[2]),
             None => sys::napi_get_undefined(env, &mut argv[2]),
         };
         match path {
-            Some(p) => sys::napi_create_string_utf8(env, p.as_ptr().cast(), p.len() as isize, &mut argv[3]),
+            Some(p) => {
+                sys::napi_create_string_utf8(env, p.as_ptr().cast(), p.len() as isize, &mut argv[3])
+            }
             None => sys::napi_get_undefined(env, &mut argv[3]),
         };
         let mut make = ptr::null_mut();
@@ -185,7 +231,8 @@ fn throw(env: napi_env, shared: &Shared, code: &str, message: &str, offset: Opti
         sys::napi_get_undefined(env, &mut undefined);
         if shared.make_error.is_null()
             || sys::napi_get_reference_value(env, shared.make_error, &mut make) != Status::napi_ok
-            || sys::napi_call_function(env, undefined, make, 4, argv.as_ptr(), &mut error) != Status::napi_ok
+            || sys::napi_call_function(env, undefined, make, 4, argv.as_ptr(), &mut error)
+                != Status::napi_ok
         {
             // Not initialised (or makeError threw): a plain Error still carries the text.
             sys::napi_throw_error(env, ptr::null(), cstr(message).as_ptr());
@@ -199,7 +246,14 @@ fn throw(env: napi_env, shared: &Shared, code: &str, message: &str, offset: Opti
 #[cold]
 fn throw_codec(env: napi_env, shared: &Shared, e: &Error) -> napi_value {
     let path = e.path();
-    throw(env, shared, e.code(), &e.to_string(), e.offset(), Some(&path))
+    throw(
+        env,
+        shared,
+        e.code(),
+        &e.to_string(),
+        e.offset(),
+        Some(&path),
+    )
 }
 
 #[cold]
@@ -209,14 +263,26 @@ fn throw_internal(env: napi_env, shared: &Shared, what: &str) -> napi_value {
 
 /// # Safety
 /// `env` must be live and `value` a value of it.
-unsafe fn register<T>(env: napi_env, slot: &mut Registered<T>, value: napi_value, elem: sys::napi_typedarray_type) -> bool {
+unsafe fn register<T>(
+    env: napi_env,
+    slot: &mut Registered<T>,
+    value: napi_value,
+    elem: sys::napi_typedarray_type,
+) -> bool {
     let mut kind = 0;
     let mut len = 0;
     let mut data = ptr::null_mut();
     // SAFETY: out-pointers are valid locals; a non-typed-array gives an error status.
     unsafe {
-        if sys::napi_get_typedarray_info(env, value, &mut kind, &mut len, &mut data, ptr::null_mut(), ptr::null_mut())
-            != Status::napi_ok
+        if sys::napi_get_typedarray_info(
+            env,
+            value,
+            &mut kind,
+            &mut len,
+            &mut data,
+            ptr::null_mut(),
+            ptr::null_mut(),
+        ) != Status::napi_ok
             || kind != elem
             || data.is_null()
         {
@@ -227,19 +293,29 @@ unsafe fn register<T>(env: napi_env, slot: &mut Registered<T>, value: napi_value
         if !slot.reference.is_null() {
             sys::napi_delete_reference(env, slot.reference);
         }
-        *slot = Registered { reference, ptr: data.cast(), len };
+        *slot = Registered {
+            reference,
+            ptr: data.cast(),
+            len,
+        };
     }
     true
 }
 
 /// # Safety
 /// `env` must be live and `value` a value of it.
-unsafe fn register_arraybuffer(env: napi_env, slot: &mut Registered<u8>, value: napi_value) -> bool {
+unsafe fn register_arraybuffer(
+    env: napi_env,
+    slot: &mut Registered<u8>,
+    value: napi_value,
+) -> bool {
     let mut len = 0;
     let mut data = ptr::null_mut();
     // SAFETY: out-pointers are valid locals; a non-ArrayBuffer gives an error status.
     unsafe {
-        if sys::napi_get_arraybuffer_info(env, value, &mut data, &mut len) != Status::napi_ok || data.is_null() {
+        if sys::napi_get_arraybuffer_info(env, value, &mut data, &mut len) != Status::napi_ok
+            || data.is_null()
+        {
             return false;
         }
         let mut reference = ptr::null_mut();
@@ -247,7 +323,11 @@ unsafe fn register_arraybuffer(env: napi_env, slot: &mut Registered<u8>, value: 
         if !slot.reference.is_null() {
             sys::napi_delete_reference(env, slot.reference);
         }
-        *slot = Registered { reference, ptr: data.cast(), len };
+        *slot = Registered {
+            reference,
+            ptr: data.cast(),
+            len,
+        };
     }
     true
 }
@@ -265,7 +345,8 @@ unsafe extern "C" fn init(env: napi_env, info: sys::napi_callback_info) -> napi_
             sys::napi_get_named_property(env, state, cstr(name).as_ptr(), &mut v);
             v
         };
-        let (tape, out, input, make_error) = (get("tape"), get("out"), get("input"), get("makeError"));
+        let (tape, out, input, make_error) =
+            (get("tape"), get("out"), get("input"), get("makeError"));
         let sh = &mut *sh;
         if !register(env, &mut sh.tape, tape, TypedarrayType::float64_array)
             || !register_arraybuffer(env, &mut sh.slab, out)
@@ -308,7 +389,9 @@ unsafe fn get_string(env: napi_env, value: napi_value) -> Option<String> {
     let mut len = 0;
     // SAFETY: the first call only measures; the second writes len + 1 bytes into buf.
     unsafe {
-        if sys::napi_get_value_string_utf8(env, value, ptr::null_mut(), 0, &mut len) != Status::napi_ok {
+        if sys::napi_get_value_string_utf8(env, value, ptr::null_mut(), 0, &mut len)
+            != Status::napi_ok
+        {
             return None;
         }
         let mut buf = vec![0u8; len + 1];
@@ -354,11 +437,18 @@ unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> na
         sys::napi_get_value_double(env, argv[4], &mut strings);
         let blobs = get_u32(env, argv[5], 0) as usize;
         let args = if strings >= 0.0 && strings as usize + blobs <= MAX_ARGS {
-            Args::Positional { strings: strings as usize, blobs }
+            Args::Positional {
+                strings: strings as usize,
+                blobs,
+            }
         } else {
             Args::Concatenated
         };
-        let bound = Rc::new(Bound { schema, args, shared: shared.clone() });
+        let bound = Rc::new(Bound {
+            schema,
+            args,
+            shared: shared.clone(),
+        });
         let mut obj = ptr::null_mut();
         sys::napi_create_object(env, &mut obj);
         let encode: Callback = match args {
@@ -373,10 +463,19 @@ unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> na
             },
             Args::Concatenated => encode::<2>,
         };
-        for (name, cb) in [(&b"encode"[..], encode), (b"decode", decode), (b"decodeInput", decode_input)] {
+        for (name, cb) in [
+            (&b"encode"[..], encode),
+            (b"decode", decode),
+            (b"decodeInput", decode_input),
+        ] {
             let data = Rc::into_raw(bound.clone()) as *mut c_void;
             let f = create_function(env, name, cb, data, Some(drop_rc::<Bound>));
-            sys::napi_set_named_property(env, obj, cstr(std::str::from_utf8(name).unwrap_or("?")).as_ptr(), f);
+            sys::napi_set_named_property(
+                env,
+                obj,
+                cstr(std::str::from_utf8(name).unwrap_or("?")).as_ptr(),
+                f,
+            );
         }
         obj
     }
@@ -405,8 +504,13 @@ unsafe fn append_units(env: napi_env, value: napi_value, units: &mut Vec<u16>) -
     // SAFETY: N-API writes at most `spare` units (the copy plus a NUL) into the spare
     // capacity, and we expose only the `copied` units it wrote.
     unsafe {
-        if sys::napi_get_value_string_utf16(env, value, units.as_mut_ptr().add(len), spare, &mut copied)
-            != Status::napi_ok
+        if sys::napi_get_value_string_utf16(
+            env,
+            value,
+            units.as_mut_ptr().add(len),
+            spare,
+            &mut copied,
+        ) != Status::napi_ok
         {
             return false;
         }
@@ -418,7 +522,13 @@ unsafe fn append_units(env: napi_env, value: napi_value, units: &mut Vec<u16>) -
         let mut full = 0;
         sys::napi_get_value_string_utf16(env, value, ptr::null_mut(), 0, &mut full);
         units.reserve(full + 1);
-        sys::napi_get_value_string_utf16(env, value, units.as_mut_ptr().add(len), full + 1, &mut copied);
+        sys::napi_get_value_string_utf16(
+            env,
+            value,
+            units.as_mut_ptr().add(len),
+            full + 1,
+            &mut copied,
+        );
         units.set_len(len + copied);
     }
     true
@@ -436,8 +546,15 @@ unsafe fn uint8_array<'a>(env: napi_env, value: napi_value) -> Option<&'a [u8]> 
     let mut data = ptr::null_mut();
     // SAFETY: out-pointers are valid locals; V8 reports data and length of the view.
     unsafe {
-        if sys::napi_get_typedarray_info(env, value, &mut kind, &mut len, &mut data, ptr::null_mut(), ptr::null_mut())
-            != Status::napi_ok
+        if sys::napi_get_typedarray_info(
+            env,
+            value,
+            &mut kind,
+            &mut len,
+            &mut data,
+            ptr::null_mut(),
+            ptr::null_mut(),
+        ) != Status::napi_ok
             || kind != TypedarrayType::uint8_array
         {
             return None;
@@ -454,7 +571,10 @@ unsafe fn uint8_array<'a>(env: napi_env, value: napi_value) -> Option<&'a [u8]> 
 unsafe fn is_undefined(env: napi_env, value: napi_value) -> bool {
     let mut kind = 0;
     // SAFETY: a valid out-pointer.
-    unsafe { sys::napi_typeof(env, value, &mut kind) == Status::napi_ok && kind == sys::ValueType::napi_undefined }
+    unsafe {
+        sys::napi_typeof(env, value, &mut kind) == Status::napi_ok
+            && kind == sys::ValueType::napi_undefined
+    }
 }
 
 /// `encode(...strings, ...blobs)` or `encode(allStrings, blobArray)` after JS wrote the
@@ -462,7 +582,10 @@ unsafe fn is_undefined(env: napi_env, value: napi_value) -> bool {
 /// message is larger than `state.out`.
 /// `N` is the number of arguments read: asking N-API for more than were passed makes it
 /// fill the rest with `undefined`, which showed as ~20% of a Person encode.
-unsafe extern "C" fn encode<const N: usize>(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+unsafe extern "C" fn encode<const N: usize>(
+    env: napi_env,
+    info: sys::napi_callback_info,
+) -> napi_value {
     // SAFETY: N-API passes a live env/info; `data` is an Rc<Bound> owned by this function.
     // The tape and out pointers are kept alive by references (see `Registered`), and no JS
     // runs until we return, so nothing can free, detach or write them meanwhile.
@@ -508,8 +631,16 @@ unsafe extern "C" fn encode<const N: usize>(env: napi_env, info: sys::napi_callb
         if !ok {
             return throw_internal(env, sh, "encode: arguments do not match the schema");
         }
-        let tape = if sh.tape.len == 0 { &[][..] } else { std::slice::from_raw_parts(sh.tape.ptr, sh.tape.len) };
-        let input = EncodeInput { tape, text: &sh.units, blobs: &blobs };
+        let tape = if sh.tape.len == 0 {
+            &[][..]
+        } else {
+            std::slice::from_raw_parts(sh.tape.ptr, sh.tape.len)
+        };
+        let input = EncodeInput {
+            tape,
+            text: &sh.units,
+            blobs: &blobs,
+        };
         sh.writer.clear();
         if let Err(e) = codec::encode(&bound.schema, &input, &mut sh.writer) {
             return throw_codec(env, sh, &e);
@@ -518,7 +649,13 @@ unsafe extern "C" fn encode<const N: usize>(env: napi_env, info: sys::napi_callb
         let mut result = ptr::null_mut();
         if n > SLAB_MAX_MESSAGE {
             let bytes = sh.writer.as_slice();
-            sys::napi_create_buffer_copy(env, n, bytes.as_ptr().cast(), ptr::null_mut(), &mut result);
+            sys::napi_create_buffer_copy(
+                env,
+                n,
+                bytes.as_ptr().cast(),
+                ptr::null_mut(),
+                &mut result,
+            );
         } else {
             // index.js mirrors this rule (`place`): same position, same roll-over test.
             if sh.slab_pos + n > sh.slab.len && !new_slab(env, sh) {
@@ -589,7 +726,12 @@ unsafe extern "C" fn decode_input(env: napi_env, info: sys::napi_callback_info) 
 /// `env` must be live; `bytes` must stay valid and unchanged for the call (it does: no JS
 /// runs until we return).
 #[inline(always)]
-unsafe fn decode_bytes(env: napi_env, sh: &mut Shared, schema: &Schema, bytes: &[u8]) -> napi_value {
+unsafe fn decode_bytes(
+    env: napi_env,
+    sh: &mut Shared,
+    schema: &Schema,
+    bytes: &[u8],
+) -> napi_value {
     // SAFETY: the tape pointer is kept alive by its reference (see `Registered`).
     unsafe {
         let tape = std::slice::from_raw_parts_mut(sh.tape.ptr, sh.tape.len);
@@ -609,7 +751,12 @@ unsafe fn decode_bytes(env: napi_env, sh: &mut Shared, schema: &Schema, bytes: &
         let mut result = ptr::null_mut();
         match sh.text.text() {
             Text::Latin1(b) => {
-                sys::napi_create_string_latin1(env, b.as_ptr().cast(), b.len() as isize, &mut result);
+                sys::napi_create_string_latin1(
+                    env,
+                    b.as_ptr().cast(),
+                    b.len() as isize,
+                    &mut result,
+                );
             }
             Text::Utf16(u) => {
                 sys::napi_create_string_utf16(env, u.as_ptr(), u.len() as isize, &mut result);
@@ -661,8 +808,14 @@ unsafe fn grow_tape(env: napi_env, sh: &mut Shared, needed: usize) -> bool {
         let mut array = ptr::null_mut();
         let mut state = ptr::null_mut();
         if sys::napi_create_arraybuffer(env, slots * 8, &mut raw, &mut buffer) != Status::napi_ok
-            || sys::napi_create_typedarray(env, TypedarrayType::float64_array, slots, buffer, 0, &mut array)
-                != Status::napi_ok
+            || sys::napi_create_typedarray(
+                env,
+                TypedarrayType::float64_array,
+                slots,
+                buffer,
+                0,
+                &mut array,
+            ) != Status::napi_ok
             || sys::napi_get_reference_value(env, sh.state, &mut state) != Status::napi_ok
         {
             return false;

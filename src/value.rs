@@ -27,7 +27,12 @@ impl Value {
             Json::Bool(b) => Value::Bool(*b),
             Json::Number(n) => Value::Number(*n),
             Json::String(s) => Value::String(s.clone()),
-            Json::Array(items) => Value::Array(items.iter().map(Value::from_json).collect::<Result<_, _>>()?),
+            Json::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(Value::from_json)
+                    .collect::<Result<_, _>>()?,
+            ),
             Json::Object(members) => {
                 if let [(key, Json::String(s))] = members.as_slice() {
                     match key.as_str() {
@@ -56,10 +61,17 @@ impl Value {
     /// Equality that tells -0 from 0 and holds NaN equal to NaN, as a round trip should.
     pub fn same(&self, other: &Value) -> bool {
         match (self, other) {
-            (Value::Number(a), Value::Number(b)) => a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
-            (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y)),
+            (Value::Number(a), Value::Number(b)) => {
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+            }
+            (Value::Array(a), Value::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+            }
             (Value::Object(a), Value::Object(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && va.same(vb))
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((ka, va), (kb, vb))| ka == kb && va.same(vb))
             }
             _ => self == other,
         }
@@ -95,7 +107,11 @@ pub struct Marshalled {
 impl Marshalled {
     pub fn encode(&self, schema: &Schema, w: &mut Writer) -> codec::Result<()> {
         let blobs: Vec<&[u8]> = self.blobs.iter().map(Vec::as_slice).collect();
-        let input = EncodeInput { tape: &self.tape, text: &self.text, blobs: &blobs };
+        let input = EncodeInput {
+            tape: &self.tape,
+            text: &self.text,
+            blobs: &blobs,
+        };
         codec::encode(schema, &input, w)
     }
 }
@@ -111,12 +127,20 @@ pub fn marshal(schema: &Schema, value: &Value) -> Result<Marshalled, String> {
 fn marshal_node(node: &Node, value: &Value, m: &mut Marshalled) -> Result<(), String> {
     match (node, value) {
         (Node::Bool, Value::Bool(b)) => m.tape.push(*b as u8 as f64),
-        (Node::Enum { symbols }, Value::String(s)) => match symbols.iter().position(|x| **x == **s) {
+        (Node::Enum { symbols }, Value::String(s)) => match symbols.iter().position(|x| **x == **s)
+        {
             Some(i) => m.tape.push(i as f64),
             None => return Err(format!("{s:?} is not one of the enum's values")),
         },
         (
-            Node::Uint8 | Node::Uint16 | Node::Uint32 | Node::Int8 | Node::Int16 | Node::Int32 | Node::Float32 | Node::Float64,
+            Node::Uint8
+            | Node::Uint16
+            | Node::Uint32
+            | Node::Int8
+            | Node::Int16
+            | Node::Int32
+            | Node::Float32
+            | Node::Float64,
             Value::Number(n),
         ) => m.tape.push(*n),
         (Node::String, Value::String(s)) => {
@@ -175,7 +199,13 @@ pub fn decode_value(schema: &Schema, bytes: &[u8]) -> codec::Result<Value> {
         Text::Latin1(b) => b.iter().map(|&c| c as u16).collect(),
         Text::Utf16(u) => u.to_vec(),
     };
-    let mut cursor = Unmarshal { tape: &tape, slot: 0, units: &units, unit: 0, input: bytes };
+    let mut cursor = Unmarshal {
+        tape: &tape,
+        slot: 0,
+        units: &units,
+        unit: 0,
+        input: bytes,
+    };
     Ok(cursor.node(&schema.root))
 }
 
@@ -200,7 +230,9 @@ impl Unmarshal<'_> {
             Node::String => {
                 let len = self.next() as usize;
                 self.unit += len;
-                Value::String(String::from_utf16_lossy(&self.units[self.unit - len..self.unit]))
+                Value::String(String::from_utf16_lossy(
+                    &self.units[self.unit - len..self.unit],
+                ))
             }
             Node::Bytes => {
                 let offset = self.next() as usize;

@@ -30,7 +30,12 @@ pub enum ErrorKind {
     /// A byte sequence that no encoder produces.
     Malformed { offset: usize, fault: Fault },
     /// A declared length or count over a configured limit.
-    LimitExceeded { offset: usize, what: LimitKind, declared: u64, limit: u64 },
+    LimitExceeded {
+        offset: usize,
+        what: LimitKind,
+        declared: u64,
+        limit: u64,
+    },
 }
 
 /// What made a byte sequence malformed.
@@ -78,7 +83,12 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     #[cold]
     pub fn new(kind: ErrorKind) -> Self {
-        Error { inner: Box::new(Inner { kind, path_rev: Vec::new() }) }
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                path_rev: Vec::new(),
+            }),
+        }
     }
 
     #[cold]
@@ -205,7 +215,10 @@ impl fmt::Display for Fault {
             Fault::BadBool(b) => write!(f, "bool byte 0x{b:02x} (expected 0x00 or 0x01)"),
             Fault::BadPresence(b) => write!(f, "presence byte 0x{b:02x} (expected 0x00 or 0x01)"),
             Fault::EnumIndex { index, count } => {
-                write!(f, "enum index {index} out of range (the enum has {count} values)")
+                write!(
+                    f,
+                    "enum index {index} out of range (the enum has {count} values)"
+                )
             }
             Fault::BadUtf8 => write!(f, "invalid UTF-8 in a string"),
         }
@@ -233,7 +246,10 @@ impl fmt::Display for Error {
                 "{path}: expected a well-formed string, found a lone surrogate at index {unit}"
             ),
             ErrorKind::TapeMismatch { slot } => {
-                write!(f, "{path}: marshalled values do not match the schema at slot {slot}")
+                write!(
+                    f,
+                    "{path}: marshalled values do not match the schema at slot {slot}"
+                )
             }
             ErrorKind::Truncated { offset, needed } => write!(
                 f,
@@ -245,7 +261,12 @@ impl fmt::Display for Error {
             ErrorKind::Malformed { offset, fault } => {
                 write!(f, "malformed input at offset {offset} ({path}): {fault}")
             }
-            ErrorKind::LimitExceeded { offset, what, declared, limit } => write!(
+            ErrorKind::LimitExceeded {
+                offset,
+                what,
+                declared,
+                limit,
+            } => write!(
                 f,
                 "{what} {declared} at offset {offset} ({path}) is over the limit of {limit}"
             ),

@@ -35,7 +35,13 @@ pub struct EncodeInput<'a> {
 
 /// Encodes the marshalled message into `w` (appending).
 pub fn encode(schema: &Schema, input: &EncodeInput<'_>, w: &mut Writer) -> Result<()> {
-    let mut e = Encoder { input, slot: 0, unit: 0, blob: 0, w };
+    let mut e = Encoder {
+        input,
+        slot: 0,
+        unit: 0,
+        blob: 0,
+        w,
+    };
     e.node(&schema.root)
 }
 
@@ -154,12 +160,25 @@ impl Encoder<'_, '_> {
 /// again with a tape that long (the N-API layer writes straight into JS memory this way,
 /// with no copy, and grows the tape only for unusually large messages).
 /// Bytes left after the message are `TrailingBytes`.
-pub fn decode(schema: &Schema, input: &[u8], tape: &mut [f64], text: &mut TextBuffer) -> Result<usize> {
+pub fn decode(
+    schema: &Schema,
+    input: &[u8],
+    tape: &mut [f64],
+    text: &mut TextBuffer,
+) -> Result<usize> {
     text.clear();
-    let mut d = Decoder { r: Reader::new(input), tape, slots: 0, text, limits: schema.limits };
+    let mut d = Decoder {
+        r: Reader::new(input),
+        tape,
+        slots: 0,
+        text,
+        limits: schema.limits,
+    };
     d.node(&schema.root)?;
     if d.r.remaining() != 0 {
-        return Err(Error::new(ErrorKind::TrailingBytes { offset: d.r.offset() }));
+        return Err(Error::new(ErrorKind::TrailingBytes {
+            offset: d.r.offset(),
+        }));
     }
     if d.text.len() > MAX_JS_STRING_LENGTH as usize {
         return Err(Error::new(ErrorKind::LimitExceeded {
@@ -279,13 +298,19 @@ impl Decoder<'_, '_> {
                 self.push(offset as f64);
                 self.push(len as f64);
             }
-            Node::Array { items, min_item_bytes } => {
+            Node::Array {
+                items,
+                min_item_bytes,
+            } => {
                 let count = self.length(LimitKind::ArrayLength, self.limits.max_array_length)?;
                 // Checked before any work, so a huge count in a short input costs nothing.
                 let needed = count as u64 * *min_item_bytes as u64;
                 if needed > self.r.remaining() as u64 {
                     let short = needed - self.r.remaining() as u64;
-                    return Err(Error::truncated(self.r.offset(), short.min(usize::MAX as u64) as usize));
+                    return Err(Error::truncated(
+                        self.r.offset(),
+                        short.min(usize::MAX as u64) as usize,
+                    ));
                 }
                 self.push(count as f64);
                 for i in 0..count {

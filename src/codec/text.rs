@@ -230,7 +230,9 @@ fn push_utf16(out: &mut Vec<u16>, bytes: &[u8]) {
                 i += 2;
                 o += 1;
             } else if b < 0xf0 {
-                let c = ((b & 0x0f) << 12) | ((*src.add(i + 1) as u32 & 0x3f) << 6) | (*src.add(i + 2) as u32 & 0x3f);
+                let c = ((b & 0x0f) << 12)
+                    | ((*src.add(i + 1) as u32 & 0x3f) << 6)
+                    | (*src.add(i + 2) as u32 & 0x3f);
                 *dst.add(o) = c as u16;
                 i += 3;
                 o += 1;
@@ -266,7 +268,13 @@ mod tests {
 
     #[test]
     fn encodes_ascii_and_non_ascii_like_std() {
-        for s in ["", "Ada", "Zoë Łukasz 李小龍 🚀 Ñuño", "ßüß🌍✓", "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}"] {
+        for s in [
+            "",
+            "Ada",
+            "Zoë Łukasz 李小龍 🚀 Ñuño",
+            "ßüß🌍✓",
+            "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}",
+        ] {
             let mut expected = Vec::new();
             expected.push(s.len() as u8);
             expected.extend_from_slice(s.as_bytes());
@@ -300,14 +308,30 @@ mod tests {
 
     #[test]
     fn transcodes_every_sequence_length_at_every_alignment() {
-        let chars = ["a", "é", "ÿ", "Ā", "李", "\u{ffff}", "🚀", "\u{10ffff}", "\u{7f}", "\u{80}", "\u{7ff}", "\u{800}"];
+        let chars = [
+            "a",
+            "é",
+            "ÿ",
+            "Ā",
+            "李",
+            "\u{ffff}",
+            "🚀",
+            "\u{10ffff}",
+            "\u{7f}",
+            "\u{80}",
+            "\u{7ff}",
+            "\u{800}",
+        ];
         for a in chars {
             for b in chars {
                 for c in chars {
                     for pad in ["", "x", "xy", "xyz"] {
                         let s = format!("{pad}{a}{b}{c}{a}");
                         let mut t = TextBuffer::new();
-                        assert_eq!(t.push_utf8(s.as_bytes(), 0).unwrap(), s.encode_utf16().count());
+                        assert_eq!(
+                            t.push_utf8(s.as_bytes(), 0).unwrap(),
+                            s.encode_utf16().count()
+                        );
                         let got: Vec<u16> = match t.text() {
                             Text::Latin1(l) => l.iter().map(|&x| x as u16).collect(),
                             Text::Utf16(u) => u.to_vec(),
@@ -322,9 +346,21 @@ mod tests {
     #[test]
     fn rejects_invalid_utf8() {
         let mut t = TextBuffer::new();
-        for bad in [&[0xc3][..], &[0xff], &[0xed, 0xa0, 0x80], &[0xc0, 0x80], &[0x61, 0xe2, 0x82]] {
+        for bad in [
+            &[0xc3][..],
+            &[0xff],
+            &[0xed, 0xa0, 0x80],
+            &[0xc0, 0x80],
+            &[0x61, 0xe2, 0x82],
+        ] {
             let err = t.push_utf8(bad, 9).unwrap_err();
-            assert_eq!(err.kind(), &ErrorKind::Malformed { offset: 9, fault: Fault::BadUtf8 });
+            assert_eq!(
+                err.kind(),
+                &ErrorKind::Malformed {
+                    offset: 9,
+                    fault: Fault::BadUtf8
+                }
+            );
         }
     }
 }

@@ -44,7 +44,8 @@ fn read_varint_slow(bytes: &[u8], offset: usize) -> Result<(u32, usize)> {
     let mut value: u32 = 0;
     for i in 0..MAX_VARINT_LEN {
         let Some(&b) = bytes.get(i) else {
-            return Err(Error::truncated(offset + i, 1));
+            // Like every Truncated, the offset is where the unfinished value starts.
+            return Err(Error::truncated(offset, 1));
         };
         if i == MAX_VARINT_LEN - 1 && b > 0x0f {
             // A fifth byte carries bits 28..35; anything over 4 bits is beyond u32.
@@ -106,11 +107,18 @@ mod tests {
 
     #[test]
     fn rejects_an_overlong_varint() {
-        for bytes in [&[0x80, 0x00][..], &[0xff, 0x80, 0x00], &[0x81, 0x80, 0x80, 0x80, 0x00]] {
+        for bytes in [
+            &[0x80, 0x00][..],
+            &[0xff, 0x80, 0x00],
+            &[0x81, 0x80, 0x80, 0x80, 0x00],
+        ] {
             let err = read_varint(bytes, 7).unwrap_err();
             assert_eq!(
                 err.kind(),
-                &ErrorKind::Malformed { offset: 7, fault: Fault::OverlongVarint }
+                &ErrorKind::Malformed {
+                    offset: 7,
+                    fault: Fault::OverlongVarint
+                }
             );
         }
     }
@@ -118,7 +126,13 @@ mod tests {
     #[test]
     fn rejects_a_varint_over_u32() {
         let err = read_varint(&[0xff, 0xff, 0xff, 0xff, 0x10], 0).unwrap_err();
-        assert_eq!(err.kind(), &ErrorKind::Malformed { offset: 0, fault: Fault::VarintOutOfRange });
+        assert_eq!(
+            err.kind(),
+            &ErrorKind::Malformed {
+                offset: 0,
+                fault: Fault::VarintOutOfRange
+            }
+        );
         let err = read_varint(&[0xff, 0xff, 0xff, 0xff, 0xff, 0x01], 0).unwrap_err();
         assert_eq!(err.code(), "ERR_SHORN_MALFORMED");
     }
@@ -126,13 +140,29 @@ mod tests {
     #[test]
     fn a_cut_varint_is_truncated() {
         let err = read_varint(&[0x80, 0x80], 3).unwrap_err();
-        assert_eq!(err.kind(), &ErrorKind::Truncated { offset: 5, needed: 1 });
-        assert_eq!(read_varint(&[], 0).unwrap_err().code(), "ERR_SHORN_TRUNCATED");
+        assert_eq!(
+            err.kind(),
+            &ErrorKind::Truncated {
+                offset: 3,
+                needed: 1
+            }
+        );
+        assert_eq!(
+            read_varint(&[], 0).unwrap_err().code(),
+            "ERR_SHORN_TRUNCATED"
+        );
     }
 
     #[test]
     fn zigzag_maps_small_magnitudes_to_small_values() {
-        let cases = [(0, 0), (-1, 1), (1, 2), (-2, 3), (i32::MAX, u32::MAX - 1), (i32::MIN, u32::MAX)];
+        let cases = [
+            (0, 0),
+            (-1, 1),
+            (1, 2),
+            (-2, 3),
+            (i32::MAX, u32::MAX - 1),
+            (i32::MIN, u32::MAX),
+        ];
         for (signed, unsigned) in cases {
             assert_eq!(zigzag(signed), unsigned);
             assert_eq!(unzigzag(unsigned), signed);

@@ -1,6 +1,5 @@
 //! An append-only byte writer over a reusable `Vec<u8>`.
 
-
 #[derive(Debug, Default)]
 pub struct Writer {
     buf: Vec<u8>,

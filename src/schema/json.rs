@@ -31,7 +31,10 @@ pub const MAX_JSON_DEPTH: usize = 256;
 
 impl Json {
     pub fn parse(text: &str) -> Result<Json, JsonError> {
-        let mut p = Parser { bytes: text.as_bytes(), pos: 0 };
+        let mut p = Parser {
+            bytes: text.as_bytes(),
+            pos: 0,
+        };
         let value = p.value(0)?;
         p.skip_ws();
         if p.pos != p.bytes.len() {
@@ -75,7 +78,10 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn error(&self, message: &'static str) -> JsonError {
-        JsonError { offset: self.pos, message }
+        JsonError {
+            offset: self.pos,
+            message,
+        }
     }
 
     fn skip_ws(&mut self) {
@@ -168,14 +174,23 @@ impl Parser<'_> {
         let text = std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or("");
         text.parse::<f64>()
             .map(Json::Number)
-            .map_err(|_| JsonError { offset: start, message: "invalid number" })
+            .map_err(|_| JsonError {
+                offset: start,
+                message: "invalid number",
+            })
     }
 
     fn hex4(&mut self) -> Result<u32, JsonError> {
-        let digits = self.bytes.get(self.pos..self.pos + 4).ok_or(self.error("short \\u escape"))?;
+        let digits = self
+            .bytes
+            .get(self.pos..self.pos + 4)
+            .ok_or(self.error("short \\u escape"))?;
         let mut v = 0;
         for &d in digits {
-            v = v * 16 + (d as char).to_digit(16).ok_or(self.error("bad \\u escape"))?;
+            v = v * 16
+                + (d as char)
+                    .to_digit(16)
+                    .ok_or(self.error("bad \\u escape"))?;
         }
         self.pos += 4;
         Ok(v)
@@ -201,7 +216,10 @@ impl Parser<'_> {
                 }
                 Some(b'\\') => {
                     self.pos += 1;
-                    let esc = *self.bytes.get(self.pos).ok_or(self.error("unterminated string"))?;
+                    let esc = *self
+                        .bytes
+                        .get(self.pos)
+                        .ok_or(self.error("unterminated string"))?;
                     self.pos += 1;
                     match esc {
                         b'"' => out.push('"'),
@@ -226,7 +244,10 @@ impl Parser<'_> {
                             } else {
                                 hi
                             };
-                            out.push(char::from_u32(c).ok_or(self.error("lone surrogate in a string"))?);
+                            out.push(
+                                char::from_u32(c)
+                                    .ok_or(self.error("lone surrogate in a string"))?,
+                            );
                         }
                         _ => return Err(self.error("bad escape")),
                     }
@@ -243,19 +264,40 @@ mod tests {
 
     #[test]
     fn parses_nested_values_in_order() {
-        let j = Json::parse(r#" {"b": [1, -2.5e2, true, null], "a": {"x": "y\u00e9\ud83d\ude80\n"}} "#).unwrap();
-        let Json::Object(members) = &j else { panic!("not an object") };
+        let j =
+            Json::parse(r#" {"b": [1, -2.5e2, true, null], "a": {"x": "y\u00e9\ud83d\ude80\n"}} "#)
+                .unwrap();
+        let Json::Object(members) = &j else {
+            panic!("not an object")
+        };
         assert_eq!(members[0].0, "b");
         assert_eq!(
             j.get("b"),
-            Some(&Json::Array(vec![Json::Number(1.0), Json::Number(-250.0), Json::Bool(true), Json::Null]))
+            Some(&Json::Array(vec![
+                Json::Number(1.0),
+                Json::Number(-250.0),
+                Json::Bool(true),
+                Json::Null
+            ]))
         );
-        assert_eq!(j.get("a").and_then(|a| a.get("x")).and_then(Json::as_str), Some("yé🚀\n"));
+        assert_eq!(
+            j.get("a").and_then(|a| a.get("x")).and_then(Json::as_str),
+            Some("yé🚀\n")
+        );
     }
 
     #[test]
     fn rejects_bad_json() {
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"\\ud800\"", "[1] 2", "01x"] {
+        for bad in [
+            "",
+            "{",
+            "[1,]",
+            "{\"a\" 1}",
+            "tru",
+            "\"\\ud800\"",
+            "[1] 2",
+            "01x",
+        ] {
             assert!(Json::parse(bad).is_err(), "{bad:?}");
         }
         let deep = "[".repeat(MAX_JSON_DEPTH + 2);

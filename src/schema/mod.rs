@@ -21,9 +21,16 @@ pub enum Node {
     String,
     Bytes,
     /// Encoded as the index of the symbol.
-    Enum { symbols: Box<[Box<str>]> },
-    Array { items: Box<Node>, min_item_bytes: u32 },
-    Object { fields: Box<[Field]> },
+    Enum {
+        symbols: Box<[Box<str>]>,
+    },
+    Array {
+        items: Box<Node>,
+        min_item_bytes: u32,
+    },
+    Object {
+        fields: Box<[Field]>,
+    },
     /// A field that may be absent: one presence byte, then the value if present.
     Optional(Box<Node>),
     /// A value that may be null: one presence byte, then the value if not null.
@@ -48,12 +55,16 @@ pub struct Limits {
 /// V8's longest string on 64-bit hosts: no string longer than this can reach JS.
 pub const MAX_JS_STRING_LENGTH: u32 = (1 << 29) - 24;
 
+/// The most elements V8 keeps in one array's backing store on 64-bit hosts; a longer
+/// count cannot become a JS array, so by default it is over the limit, not "truncated".
+pub const MAX_JS_ARRAY_LENGTH: u32 = (1 << 27) - 1;
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_string_bytes: MAX_JS_STRING_LENGTH,
             max_bytes_length: i32::MAX as u32,
-            max_array_length: u32::MAX,
+            max_array_length: MAX_JS_ARRAY_LENGTH,
         }
     }
 }
@@ -70,14 +81,17 @@ pub struct Schema {
 impl Schema {
     /// Compiles a descriptor given as JSON text.
     pub fn compile(descriptor: &str, limits: Limits) -> Result<Schema> {
-        let json = Json::parse(descriptor).map_err(|e| schema_error(format!("descriptor is not JSON: {e}")))?;
+        let json = Json::parse(descriptor)
+            .map_err(|e| schema_error(format!("descriptor is not JSON: {e}")))?;
         Self::from_json(&json, limits)
     }
 
     pub fn from_json(descriptor: &Json, limits: Limits) -> Result<Schema> {
         let root = node(descriptor, 0)?;
         if matches!(root, Node::Optional(_)) {
-            return Err(schema_error("optional is only allowed on an object field".into()));
+            return Err(schema_error(
+                "optional is only allowed on an object field".into(),
+            ));
         }
         Ok(Schema { root, limits })
     }
@@ -90,13 +104,20 @@ fn schema_error(message: String) -> Error {
 
 fn node(d: &Json, depth: usize) -> Result<Node> {
     if depth > MAX_SCHEMA_DEPTH {
-        return Err(schema_error(format!("nested deeper than {MAX_SCHEMA_DEPTH} levels")));
+        return Err(schema_error(format!(
+            "nested deeper than {MAX_SCHEMA_DEPTH} levels"
+        )));
     }
     if !matches!(d, Json::Object(_)) {
-        return Err(schema_error(format!("expected a type descriptor object, found {}", d.kind())));
+        return Err(schema_error(format!(
+            "expected a type descriptor object, found {}",
+            d.kind()
+        )));
     }
     let Some(kind) = d.get("type").and_then(Json::as_str) else {
-        return Err(schema_error("a type descriptor needs a string \"type\"".into()));
+        return Err(schema_error(
+            "a type descriptor needs a string \"type\"".into(),
+        ));
     };
     Ok(match kind {
         "bool" => Node::Bool,
@@ -112,26 +133,37 @@ fn node(d: &Json, depth: usize) -> Result<Node> {
         "bytes" => Node::Bytes,
         "enum" => enumeration(d)?,
         "array" => {
-            let items = node(member(d, "items")?, depth + 1).map_err(|e| e.within(Segment::Items))?;
+            let items =
+                node(member(d, "items")?, depth + 1).map_err(|e| e.within(Segment::Items))?;
             if matches!(items, Node::Optional(_)) {
-                return Err(schema_error("optional is only allowed on an object field".into()));
+                return Err(schema_error(
+                    "optional is only allowed on an object field".into(),
+                ));
             }
             let min_item_bytes = min_size(&items);
             if min_item_bytes == 0 {
                 return Err(schema_error(
-                    "array items must take at least one byte; an object with no fields takes none".into(),
+                    "array items must take at least one byte; an object with no fields takes none"
+                        .into(),
                 ));
             }
-            Node::Array { items: Box::new(items), min_item_bytes }
+            Node::Array {
+                items: Box::new(items),
+                min_item_bytes,
+            }
         }
         "object" => object(d, depth)?,
         "optional" | "nullable" => {
             let inner = node(member(d, "of")?, depth + 1)?;
             match (&inner, kind) {
                 (Node::Optional(_), _) => {
-                    return Err(schema_error(format!("{kind} of optional: optional must be outermost")))
+                    return Err(schema_error(format!(
+                        "{kind} of optional: optional must be outermost"
+                    )))
                 }
-                (Node::Nullable(_), "nullable") => return Err(schema_error("nullable of nullable".into())),
+                (Node::Nullable(_), "nullable") => {
+                    return Err(schema_error("nullable of nullable".into()))
+                }
                 _ => {}
             }
             if kind == "optional" {
@@ -153,14 +185,19 @@ fn member<'a>(d: &'a Json, key: &'static str) -> Result<&'a Json> {
 
 fn enumeration(d: &Json) -> Result<Node> {
     let Json::Array(values) = member(d, "values")? else {
-        return Err(schema_error("enum \"values\" must be an array of strings".into()));
+        return Err(schema_error(
+            "enum \"values\" must be an array of strings".into(),
+        ));
     };
     if values.is_empty() {
         return Err(schema_error("enum needs at least one value".into()));
     }
     for (i, v) in values.iter().enumerate() {
         let Some(s) = v.as_str() else {
-            return Err(schema_error(format!("enum value {i} is a {}, not a string", v.kind())));
+            return Err(schema_error(format!(
+                "enum value {i} is a {}, not a string",
+                v.kind()
+            )));
         };
         if values[..i].iter().any(|w| w.as_str() == Some(s)) {
             return Err(schema_error(format!("enum value \"{s}\" appears twice")));
@@ -169,13 +206,19 @@ fn enumeration(d: &Json) -> Result<Node> {
     if u32::try_from(values.len()).is_err() {
         return Err(schema_error("enum has too many values".into()));
     }
-    let symbols = values.iter().filter_map(Json::as_str).map(Box::from).collect();
+    let symbols = values
+        .iter()
+        .filter_map(Json::as_str)
+        .map(Box::from)
+        .collect();
     Ok(Node::Enum { symbols })
 }
 
 fn object(d: &Json, depth: usize) -> Result<Node> {
     let Json::Array(list) = member(d, "fields")? else {
-        return Err(schema_error("object \"fields\" must be an array of { name, schema }".into()));
+        return Err(schema_error(
+            "object \"fields\" must be an array of { name, schema }".into(),
+        ));
     };
     if let Some(strict) = d.get("strict") {
         if !matches!(strict, Json::Bool(_)) {
@@ -185,7 +228,9 @@ fn object(d: &Json, depth: usize) -> Result<Node> {
     let mut fields: Vec<Field> = Vec::with_capacity(list.len());
     for (i, f) in list.iter().enumerate() {
         let Some(name) = f.get("name").and_then(Json::as_str) else {
-            return Err(schema_error(format!("object field {i} needs a string \"name\"")));
+            return Err(schema_error(format!(
+                "object field {i} needs a string \"name\""
+            )));
         };
         if fields.iter().any(|g| &*g.name == name) {
             return Err(schema_error(format!("field \"{name}\" appears twice")));
@@ -194,9 +239,14 @@ fn object(d: &Json, depth: usize) -> Result<Node> {
             .get("schema")
             .ok_or_else(|| schema_error(format!("object field \"{name}\" needs a \"schema\"")))?;
         let node = node(schema, depth + 1).map_err(|e| e.within_field(name))?;
-        fields.push(Field { name: name.into(), node });
+        fields.push(Field {
+            name: name.into(),
+            node,
+        });
     }
-    Ok(Node::Object { fields: fields.into_boxed_slice() })
+    Ok(Node::Object {
+        fields: fields.into_boxed_slice(),
+    })
 }
 
 /// The fewest bytes a value of `node` takes on the wire.
@@ -204,7 +254,10 @@ pub fn min_size(node: &Node) -> u32 {
     match node {
         Node::Float32 => 4,
         Node::Float64 => 8,
-        Node::Object { fields } => fields.iter().map(|f| min_size(&f.node)).fold(0, u32::saturating_add),
+        Node::Object { fields } => fields
+            .iter()
+            .map(|f| min_size(&f.node))
+            .fold(0, u32::saturating_add),
         _ => 1,
     }
 }
@@ -231,35 +284,65 @@ mod tests {
             ]}"#,
         )
         .unwrap();
-        let Node::Object { fields } = &s.root else { panic!("not an object") };
-        assert_eq!(fields[0], Field { name: "id".into(), node: Node::Uint32 });
+        let Node::Object { fields } = &s.root else {
+            panic!("not an object")
+        };
+        assert_eq!(
+            fields[0],
+            Field {
+                name: "id".into(),
+                node: Node::Uint32
+            }
+        );
         assert_eq!(
             fields[1].node,
-            Node::Array { items: Box::new(Node::String), min_item_bytes: 1 }
+            Node::Array {
+                items: Box::new(Node::String),
+                min_item_bytes: 1
+            }
         );
         assert_eq!(
             fields[2].node,
-            Node::Optional(Box::new(Node::Nullable(Box::new(Node::Enum { symbols: Box::new(["a".into(), "b".into()]) }))))
+            Node::Optional(Box::new(Node::Nullable(Box::new(Node::Enum {
+                symbols: Box::new(["a".into(), "b".into()])
+            }))))
         );
     }
 
     #[test]
     fn schema_errors_name_the_place() {
         assert_eq!(
-            schema_message(r#"{"type":"object","fields":[{"name":"user","schema":{"type":"object","fields":[{"name":"tags","schema":{"type":"array","items":{"type":"strng"}}}]}}]}"#),
+            schema_message(
+                r#"{"type":"object","fields":[{"name":"user","schema":{"type":"object","fields":[{"name":"tags","schema":{"type":"array","items":{"type":"strng"}}}]}}]}"#
+            ),
             "invalid schema at $.user.tags[]: unknown type \"strng\""
         );
-        assert_eq!(schema_message(r#"{"type":"enum","values":[]}"#), "invalid schema at $: enum needs at least one value");
-        assert_eq!(schema_message(r#"{"type":"enum","values":["a","a"]}"#), "invalid schema at $: enum value \"a\" appears twice");
-        assert_eq!(schema_message(r#"{"type":"optional","of":{"type":"bool"}}"#), "invalid schema at $: optional is only allowed on an object field");
+        assert_eq!(
+            schema_message(r#"{"type":"enum","values":[]}"#),
+            "invalid schema at $: enum needs at least one value"
+        );
+        assert_eq!(
+            schema_message(r#"{"type":"enum","values":["a","a"]}"#),
+            "invalid schema at $: enum value \"a\" appears twice"
+        );
+        assert_eq!(
+            schema_message(r#"{"type":"optional","of":{"type":"bool"}}"#),
+            "invalid schema at $: optional is only allowed on an object field"
+        );
         assert_eq!(
             schema_message(r#"{"type":"array","items":{"type":"object","fields":[]}}"#),
             "invalid schema at $: array items must take at least one byte; an object with no fields takes none"
         );
-        assert_eq!(schema_message("[1]"), "invalid schema at $: expected a type descriptor object, found array");
+        assert_eq!(
+            schema_message("[1]"),
+            "invalid schema at $: expected a type descriptor object, found array"
+        );
         assert!(schema_message("{").starts_with("invalid schema at $: descriptor is not JSON"));
         let dup = r#"{"type":"object","fields":[{"name":"a","schema":{"type":"bool"}},{"name":"a","schema":{"type":"bool"}}]}"#;
-        assert_eq!(schema_message(dup), "invalid schema at $: field \"a\" appears twice");
+        assert_eq!(
+            schema_message(dup),
+            "invalid schema at $: field \"a\" appears twice"
+        );
     }
 
     #[test]
