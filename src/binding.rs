@@ -406,7 +406,11 @@ unsafe fn get_string(env: napi_env, value: napi_value) -> Option<String> {
 unsafe fn get_u32(env: napi_env, value: napi_value, default: u32) -> u32 {
     let mut v = 0f64;
     // SAFETY: a valid out-pointer; a non-number leaves the status non-ok.
-    if unsafe { sys::napi_get_value_double(env, value, &mut v) } != Status::napi_ok || !(v >= 0.0) {
+    // A negative value or NaN (JS passes -1 for "not set") means the default.
+    if unsafe { sys::napi_get_value_double(env, value, &mut v) } != Status::napi_ok
+        || v.is_nan()
+        || v < 0.0
+    {
         return default;
     }
     v.min(u32::MAX as f64) as u32

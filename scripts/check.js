@@ -1,0 +1,30 @@
+'use strict';
+// Every check, locally and in CI (`npm test`): Rust formatting and lints, the Rust tests,
+// a fresh build of the addon, the TypeScript declarations, then the JS tests.
+
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const steps = [
+  ['rustfmt', 'cargo', ['fmt', '--check']],
+  ['clippy', 'cargo', ['clippy', '--all-targets', '--', '-D', 'warnings']],
+  ['cargo test', 'cargo', ['test']],
+  ['build addon', process.execPath, [path.join(__dirname, 'build.js')]],
+  ['typescript', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript')]],
+  ['node --test', process.execPath, ['--test', path.join(root, '__test__')]],
+];
+
+for (const [name, command, args] of steps) {
+  const started = Date.now();
+  console.log(`\n== ${name}: ${[path.basename(command), ...args.map((a) => path.relative(root, a) || a)].join(' ')}`);
+  const run = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (run.error || run.status !== 0) {
+    console.error(`\n== ${name} FAILED after ${seconds} s${run.error ? `: ${run.error.message}` : ''}`);
+    process.exit(1);
+  }
+  console.log(`== ${name} passed in ${seconds} s`);
+}
+console.log('\nAll checks passed.');

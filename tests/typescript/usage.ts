@@ -1,0 +1,52 @@
+// Type-level tests of index.d.ts, checked by `tsc -p tests/typescript` (npm test runs it).
+// Each `@ts-expect-error` line must fail to type-check, or tsc reports it.
+import { t, compile, encode, decode, ShornError, type Infer, type Codec } from '../../index.js';
+
+const Person = t.object({
+  id: t.uint32(),
+  name: t.string(),
+  age: t.uint8(),
+  active: t.bool(),
+  nick: t.optional(t.string()),
+  tags: t.array(t.enum(['a', 'b'])),
+  avatar: t.nullable(t.bytes()),
+});
+type Person = Infer<typeof Person>;
+
+const codec: Codec<typeof Person> = compile(Person, { maxStringBytes: 1024, codegen: 'auto' });
+const value: Person = { id: 1, name: 'Ada', age: 36, active: true, tags: ['a'], avatar: null };
+const buf: Buffer = codec.encode(value);
+const back: Person = codec.decode(buf);
+const n: number = codec.encodeInto(value, new Uint8Array(64), 0);
+const nick: string | undefined = back.nick;
+const tag: 'a' | 'b' | undefined = back.tags[0];
+const avatar: Uint8Array | null = back.avatar;
+void [n, nick, tag, avatar];
+
+encode(Person, value);
+const again: Person = decode(Person, new Uint8Array(buf));
+void again;
+
+// @ts-expect-error: name must be a string
+codec.encode({ ...value, name: 1 });
+// @ts-expect-error: id is required
+codec.encode({ name: 'Ada', age: 36, active: true, tags: [], avatar: null });
+// @ts-expect-error: 'c' is not one of the enum's values
+codec.encode({ ...value, tags: ['c'] });
+// @ts-expect-error: a number is not bytes
+compile(t.bytes()).encode(1);
+
+try {
+  codec.decode(new Uint8Array(0));
+} catch (e) {
+  if (e instanceof ShornError) {
+    const code: 'ERR_SHORN_TRUNCATED' | string = e.code;
+    const offset: number | undefined = e.offset;
+    const path: string | undefined = e.path;
+    void [code, offset, path];
+  }
+}
+
+// Descriptors are JSON: the same after a round trip still compiles.
+const stored = JSON.parse(JSON.stringify(Person)) as typeof Person;
+compile(stored);
