@@ -118,6 +118,15 @@ impl Error {
         self.within(Segment::Field(name.into()))
     }
 
+    /// Adds a run of field names, given from the outermost in.
+    #[cold]
+    pub fn at(mut self, fields: &[Box<str>]) -> Self {
+        for name in fields.iter().rev() {
+            self.inner.path_rev.push(Segment::Field(name.clone()));
+        }
+        self
+    }
+
     #[cold]
     pub fn within_index(self, index: u32) -> Self {
         self.within(Segment::Index(index))

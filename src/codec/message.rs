@@ -24,7 +24,7 @@ use super::reader::Reader;
 use super::text::{write_string, TextBuffer};
 use super::varint::{unzigzag, zigzag};
 use super::writer::Writer;
-use crate::schema::{Limits, Node, Schema, MAX_JS_STRING_LENGTH};
+use crate::schema::{Limits, Op, Schema, Step, MAX_JS_STRING_LENGTH};
 
 /// What JS marshalled for one message (or one batch).
 pub struct EncodeInput<'a> {
@@ -42,7 +42,7 @@ pub fn encode(schema: &Schema, input: &EncodeInput<'_>, w: &mut Writer) -> Resul
         blob: 0,
         w,
     };
-    e.node(&schema.root)
+    e.block(&schema.program, 0, schema.program.len())
 }
 
 struct Encoder<'a, 'w> {
@@ -70,53 +70,45 @@ impl Encoder<'_, '_> {
         Error::new(ErrorKind::TapeMismatch { slot: self.slot })
     }
 
-    fn node(&mut self, node: &Node) -> Result<()> {
-        match node {
-            Node::Bool => {
-                let v = self.next()?;
-                self.w.u8((v != 0.0) as u8);
-            }
-            // JS checked ranges; `as` saturates, so even a bad tape cannot wrap.
-            Node::Uint8 => {
-                let v = self.next()?;
-                self.w.u8(v as u8);
-            }
-            Node::Int8 => {
-                let v = self.next()?;
-                self.w.u8(v as i8 as u8);
-            }
-            Node::Uint16 | Node::Uint32 => {
-                let v = self.next()?;
-                self.w.varint(v as u32);
-            }
-            Node::Int16 | Node::Int32 => {
-                let v = self.next()?;
-                self.w.varint(zigzag(v as i32));
-            }
-            Node::Float32 => {
-                let v = self.next()?;
-                self.w.f32(v as f32);
-            }
-            Node::Float64 => {
-                let v = self.next()?;
-                self.w.f64(v);
-            }
-            Node::Enum { symbols } => {
-                let v = self.next()?;
-                if !(v >= 0.0 && v < symbols.len() as f64) {
-                    return Err(self.mismatch());
+    /// Runs `program[start..end]`; the error of a step gets that step's path.
+    fn block(&mut self, program: &[Step], start: usize, end: usize) -> Result<()> {
+        let mut pc = start;
+        while pc < end {
+            let step = &program[pc];
+            match step.op {
+                Op::Array { end: items_end, .. } => {
+                    let count = self.next().map_err(|e| e.at(&step.fields))?;
+                    if !(0.0..=u32::MAX as f64).contains(&count) {
+                        return Err(self.mismatch().at(&step.fields));
+                    }
+                    let count = count as u32;
+                    self.w.varint(count);
+                    for i in 0..count {
+                        self.block(program, pc + 1, items_end as usize)
+                            .map_err(|e| e.within_index(i).at(&step.fields))?;
+                    }
+                    pc = items_end as usize;
+                    continue;
                 }
-                self.w.varint(v as u32);
+                Op::Presence { end: skip } => {
+                    if self.next().map_err(|e| e.at(&step.fields))? == 0.0 {
+                        self.w.u8(0);
+                        pc = skip as usize;
+                        continue;
+                    }
+                    self.w.u8(1);
+                }
+                op => self.leaf(op).map_err(|e| e.at(&step.fields))?,
             }
-            Node::String => {
-                let len = self.next()? as usize;
-                let Some(units) = self.input.text.get(self.unit..self.unit + len) else {
-                    return Err(self.mismatch());
-                };
-                self.unit += len;
-                write_string(self.w, units)?;
-            }
-            Node::Bytes => {
+            pc += 1;
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, op: Op) -> Result<()> {
+        let v = match op {
+            Op::Bytes => {
                 let Some(blob) = self.input.blobs.get(self.blob) else {
                     return Err(self.mismatch());
                 };
@@ -124,30 +116,35 @@ impl Encoder<'_, '_> {
                 let len = u32::try_from(blob.len()).map_err(|_| self.mismatch())?;
                 self.w.varint(len);
                 self.w.bytes(blob);
+                return Ok(());
             }
-            Node::Array { items, .. } => {
-                let count = self.next()?;
-                if !(0.0..=u32::MAX as f64).contains(&count) {
+            _ => self.next()?,
+        };
+        match op {
+            Op::Bool => self.w.u8((v != 0.0) as u8),
+            // JS checked ranges; `as` saturates, so even a bad tape cannot wrap.
+            Op::Uint8 => self.w.u8(v as u8),
+            Op::Int8 => self.w.u8(v as i8 as u8),
+            Op::Uint16 | Op::Uint32 => self.w.varint(v as u32),
+            Op::Int16 | Op::Int32 => self.w.varint(zigzag(v as i32)),
+            Op::Float32 => self.w.f32(v as f32),
+            Op::Float64 => self.w.f64(v),
+            Op::Enum { count } => {
+                if !(v >= 0.0 && v < count as f64) {
                     return Err(self.mismatch());
                 }
-                let count = count as u32;
-                self.w.varint(count);
-                for i in 0..count {
-                    self.node(items).map_err(|e| e.within_index(i))?;
-                }
+                self.w.varint(v as u32);
             }
-            Node::Object { fields } => {
-                for f in fields.iter() {
-                    self.node(&f.node).map_err(|e| e.within_field(&f.name))?;
-                }
+            Op::String => {
+                let len = v as usize;
+                let Some(units) = self.input.text.get(self.unit..self.unit + len) else {
+                    return Err(self.mismatch());
+                };
+                self.unit += len;
+                write_string(self.w, units)?;
             }
-            Node::Optional(inner) | Node::Nullable(inner) => {
-                if self.next()? != 0.0 {
-                    self.w.u8(1);
-                    self.node(inner)?;
-                } else {
-                    self.w.u8(0);
-                }
+            Op::Bytes | Op::Array { .. } | Op::Presence { .. } => {
+                unreachable!("handled by the caller")
             }
         }
         Ok(())
@@ -174,7 +171,7 @@ pub fn decode(
         text,
         limits: schema.limits,
     };
-    d.node(&schema.root)?;
+    d.block(&schema.program, 0, schema.program.len())?;
     if d.r.remaining() != 0 {
         return Err(Error::new(ErrorKind::TrailingBytes {
             offset: d.r.offset(),
@@ -225,24 +222,80 @@ impl Decoder<'_, '_> {
         Ok(n)
     }
 
-    fn node(&mut self, node: &Node) -> Result<()> {
-        match node {
-            Node::Bool => {
+    /// Runs `program[start..end]`; the error of a step gets that step's path.
+    fn block(&mut self, program: &[Step], start: usize, end: usize) -> Result<()> {
+        let mut pc = start;
+        while pc < end {
+            let step = &program[pc];
+            match step.op {
+                Op::Array {
+                    end: items_end,
+                    min_item_bytes,
+                } => {
+                    let count = self.count(min_item_bytes).map_err(|e| e.at(&step.fields))?;
+                    for i in 0..count {
+                        self.block(program, pc + 1, items_end as usize)
+                            .map_err(|e| e.within_index(i).at(&step.fields))?;
+                    }
+                    pc = items_end as usize;
+                    continue;
+                }
+                Op::Presence { end: skip } => match self.r.u8().map_err(|e| e.at(&step.fields))? {
+                    0 => {
+                        self.push(0.0);
+                        pc = skip as usize;
+                        continue;
+                    }
+                    1 => self.push(1.0),
+                    b => {
+                        return Err(Error::malformed(self.r.offset() - 1, Fault::BadPresence(b))
+                            .at(&step.fields))
+                    }
+                },
+                op => self.leaf(op).map_err(|e| e.at(&step.fields))?,
+            }
+            pc += 1;
+        }
+        Ok(())
+    }
+
+    /// An array's count: within its limit, and with at least `min_item_bytes` per item
+    /// left in the input, checked before any work so a huge count in a short input costs
+    /// nothing.
+    #[inline]
+    fn count(&mut self, min_item_bytes: u32) -> Result<u32> {
+        let count = self.length(LimitKind::ArrayLength, self.limits.max_array_length)?;
+        let needed = count as u64 * min_item_bytes as u64;
+        if needed > self.r.remaining() as u64 {
+            let short = needed - self.r.remaining() as u64;
+            return Err(Error::truncated(
+                self.r.offset(),
+                short.min(usize::MAX as u64) as usize,
+            ));
+        }
+        self.push(count as f64);
+        Ok(count)
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, op: Op) -> Result<()> {
+        match op {
+            Op::Bool => {
                 let b = self.r.u8()?;
                 if b > 1 {
                     return Err(Error::malformed(self.r.offset() - 1, Fault::BadBool(b)));
                 }
                 self.push(b as f64);
             }
-            Node::Uint8 => {
+            Op::Uint8 => {
                 let b = self.r.u8()?;
                 self.push(b as f64);
             }
-            Node::Int8 => {
+            Op::Int8 => {
                 let b = self.r.u8()?;
                 self.push(b as i8 as f64);
             }
-            Node::Uint16 => {
+            Op::Uint16 => {
                 let offset = self.r.offset();
                 let v = self.r.varint()?;
                 if v > u16::MAX as u32 {
@@ -250,11 +303,11 @@ impl Decoder<'_, '_> {
                 }
                 self.push(v as f64);
             }
-            Node::Uint32 => {
+            Op::Uint32 => {
                 let v = self.r.varint()?;
                 self.push(v as f64);
             }
-            Node::Int16 => {
+            Op::Int16 => {
                 let offset = self.r.offset();
                 let v = unzigzag(self.r.varint()?);
                 if i16::try_from(v).is_err() {
@@ -262,74 +315,41 @@ impl Decoder<'_, '_> {
                 }
                 self.push(v as f64);
             }
-            Node::Int32 => {
+            Op::Int32 => {
                 let v = unzigzag(self.r.varint()?);
                 self.push(v as f64);
             }
-            Node::Float32 => {
+            Op::Float32 => {
                 let v = self.r.f32()?;
                 self.push(v as f64);
             }
-            Node::Float64 => {
+            Op::Float64 => {
                 let v = self.r.f64()?;
                 self.push(v);
             }
-            Node::Enum { symbols } => {
+            Op::Enum { count } => {
                 let offset = self.r.offset();
                 let index = self.r.varint()?;
-                // The compiler caps the number of symbols at u32::MAX.
-                let count = symbols.len() as u32;
                 if index >= count {
                     return Err(Error::malformed(offset, Fault::EnumIndex { index, count }));
                 }
                 self.push(index as f64);
             }
-            Node::String => {
+            Op::String => {
                 let len = self.length(LimitKind::StringBytes, self.limits.max_string_bytes)?;
                 let offset = self.r.offset();
                 let bytes = self.r.take(len as usize)?;
                 let units = self.text.push_utf8(bytes, offset)?;
                 self.push(units as f64);
             }
-            Node::Bytes => {
+            Op::Bytes => {
                 let len = self.length(LimitKind::BytesLength, self.limits.max_bytes_length)?;
                 let offset = self.r.offset();
                 self.r.take(len as usize)?;
                 self.push(offset as f64);
                 self.push(len as f64);
             }
-            Node::Array {
-                items,
-                min_item_bytes,
-            } => {
-                let count = self.length(LimitKind::ArrayLength, self.limits.max_array_length)?;
-                // Checked before any work, so a huge count in a short input costs nothing.
-                let needed = count as u64 * *min_item_bytes as u64;
-                if needed > self.r.remaining() as u64 {
-                    let short = needed - self.r.remaining() as u64;
-                    return Err(Error::truncated(
-                        self.r.offset(),
-                        short.min(usize::MAX as u64) as usize,
-                    ));
-                }
-                self.push(count as f64);
-                for i in 0..count {
-                    self.node(items).map_err(|e| e.within_index(i))?;
-                }
-            }
-            Node::Object { fields } => {
-                for f in fields.iter() {
-                    self.node(&f.node).map_err(|e| e.within_field(&f.name))?;
-                }
-            }
-            Node::Optional(inner) | Node::Nullable(inner) => match self.r.u8()? {
-                0 => self.push(0.0),
-                1 => {
-                    self.push(1.0);
-                    self.node(inner)?;
-                }
-                b => return Err(Error::malformed(self.r.offset() - 1, Fault::BadPresence(b))),
-            },
+            Op::Array { .. } | Op::Presence { .. } => unreachable!("handled by the caller"),
         }
         Ok(())
     }

@@ -76,6 +76,111 @@ pub const MAX_SCHEMA_DEPTH: usize = 64;
 pub struct Schema {
     pub root: Node,
     pub limits: Limits,
+    /// `root` flattened for the codec: objects dissolve into their fields' steps, so a
+    /// message is a loop over steps, recursing only into array items.
+    pub program: Box<[Step]>,
+}
+
+/// One step of the flat program the codec runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub op: Op,
+    /// Field names from the enclosing array item (or the root) down to this value; used
+    /// only to build the path of an error.
+    pub fields: Box<[Box<str>]>,
+}
+
+/// What a step reads or writes. `end` values index the program: the step after the
+/// array's items, or after an optional value's steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Bool,
+    Uint8,
+    Uint16,
+    Uint32,
+    Int8,
+    Int16,
+    Int32,
+    Float32,
+    Float64,
+    String,
+    Bytes,
+    Enum {
+        count: u32,
+    },
+    /// A count, then the steps `here + 1 .. end` once per item.
+    Array {
+        end: u32,
+        min_item_bytes: u32,
+    },
+    /// A presence byte (optional or nullable); when absent, continue at `end`.
+    Presence {
+        end: u32,
+    },
+}
+
+fn flatten(node: &Node, fields: &mut Vec<Box<str>>, out: &mut Vec<Step>) {
+    let here = out.len();
+    let op = match node {
+        Node::Bool => Op::Bool,
+        Node::Uint8 => Op::Uint8,
+        Node::Uint16 => Op::Uint16,
+        Node::Uint32 => Op::Uint32,
+        Node::Int8 => Op::Int8,
+        Node::Int16 => Op::Int16,
+        Node::Int32 => Op::Int32,
+        Node::Float32 => Op::Float32,
+        Node::Float64 => Op::Float64,
+        Node::String => Op::String,
+        Node::Bytes => Op::Bytes,
+        // The compiler caps the number of symbols at u32::MAX.
+        Node::Enum { symbols } => Op::Enum {
+            count: symbols.len() as u32,
+        },
+        Node::Object { fields: list } => {
+            for f in list.iter() {
+                fields.push(f.name.clone());
+                flatten(&f.node, fields, out);
+                fields.pop();
+            }
+            return;
+        }
+        Node::Array {
+            items,
+            min_item_bytes,
+        } => {
+            out.push(Step {
+                op: Op::Array {
+                    end: 0,
+                    min_item_bytes: *min_item_bytes,
+                },
+                fields: fields.as_slice().into(),
+            });
+            // Item steps name their fields from the item, not from the root.
+            flatten(items, &mut Vec::new(), out);
+            let end = out.len() as u32;
+            out[here].op = Op::Array {
+                end,
+                min_item_bytes: *min_item_bytes,
+            };
+            return;
+        }
+        Node::Optional(inner) | Node::Nullable(inner) => {
+            out.push(Step {
+                op: Op::Presence { end: 0 },
+                fields: fields.as_slice().into(),
+            });
+            flatten(inner, fields, out);
+            out[here].op = Op::Presence {
+                end: out.len() as u32,
+            };
+            return;
+        }
+    };
+    out.push(Step {
+        op,
+        fields: fields.as_slice().into(),
+    });
 }
 
 impl Schema {
@@ -93,7 +198,13 @@ impl Schema {
                 "optional is only allowed on an object field".into(),
             ));
         }
-        Ok(Schema { root, limits })
+        let mut program = Vec::new();
+        flatten(&root, &mut Vec::new(), &mut program);
+        Ok(Schema {
+            root,
+            limits,
+            program: program.into_boxed_slice(),
+        })
     }
 }
 
@@ -342,6 +453,49 @@ mod tests {
         assert_eq!(
             schema_message(dup),
             "invalid schema at $: field \"a\" appears twice"
+        );
+    }
+
+    #[test]
+    fn flattens_objects_into_steps() {
+        let s = compile(
+            r#"{"type":"object","fields":[
+                {"name":"id","schema":{"type":"uint32"}},
+                {"name":"user","schema":{"type":"object","fields":[
+                    {"name":"tags","schema":{"type":"array","items":{"type":"object","fields":[{"name":"t","schema":{"type":"string"}}]}}},
+                    {"name":"nick","schema":{"type":"optional","of":{"type":"string"}}}
+                ]}}
+            ]}"#,
+        )
+        .unwrap();
+        let ops: Vec<Op> = s.program.iter().map(|step| step.op).collect();
+        assert_eq!(
+            ops,
+            [
+                Op::Uint32,
+                Op::Array {
+                    end: 3,
+                    min_item_bytes: 1
+                },
+                Op::String,
+                Op::Presence { end: 5 },
+                Op::String
+            ]
+        );
+        let fields: Vec<Vec<&str>> = s
+            .program
+            .iter()
+            .map(|step| step.fields.iter().map(|f| &**f).collect())
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                vec!["id"],
+                vec!["user", "tags"],
+                vec!["t"],
+                vec!["user", "nick"],
+                vec!["user", "nick"]
+            ]
         );
     }
 
