@@ -3,13 +3,14 @@
 // plus per-schema JS that marshals values to and from it; see README.md and docs/FORMAT.md.
 
 const { t } = require('./lib/types');
-const { ShornError } = require('./lib/errors');
+const { ShornError, pathKey } = require('./lib/errors');
 const { argumentLayout } = require('./lib/plan');
 const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
 const generic = require('./lib/generic');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength'];
+const OPTIONS = new Set([...LIMITS, 'codegen']);
 
 function optionError(message) {
   return new ShornError('ERR_SHORN_SCHEMA', `invalid compile option: ${message}`);
@@ -33,6 +34,26 @@ class Codec {
   }
 }
 
+// A builder passed uncalled (`t.string` for `t.string()`) would vanish in JSON.stringify
+// and leave a confusing "missing schema" error; name it instead.
+function findFunction(d, path) {
+  if (typeof d === 'function') {
+    const name = Object.keys(t).find((k) => t[k] === d);
+    const hint = name ? ` (did you mean t.${name}()?)` : '';
+    throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: found a function${hint}`);
+  }
+  if (typeof d !== 'object' || d === null) return;
+  if (d.type === 'object' && Array.isArray(d.fields)) {
+    for (const f of d.fields) {
+      if (f && typeof f === 'object') findFunction(f.schema, `${path}${pathKey(String(f.name))}`);
+    }
+  } else if (d.type === 'array') {
+    findFunction(d.items, `${path}[]`);
+  } else if (d.type === 'optional' || d.type === 'nullable') {
+    findFunction(d.of, path);
+  }
+}
+
 /**
  * Compiles a descriptor (built with `t`, or the same after a JSON round trip).
  * Options: `maxStringBytes`, `maxBytesLength`, `maxArrayLength` (decode limits; a larger
@@ -41,6 +62,10 @@ class Codec {
  */
 function compile(schema, options = {}) {
   if (typeof options !== 'object' || options === null) throw optionError('options must be an object');
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.has(key)) throw optionError(`unknown option ${JSON.stringify(key)}`);
+  }
+  findFunction(schema, '$');
   let text;
   try {
     text = JSON.stringify(schema);

@@ -38,6 +38,26 @@ struct Registered<T> {
 }
 
 impl<T> Registered<T> {
+    /// Holds `value` (whose memory is `ptr`, `len` elements) instead of the current one.
+    ///
+    /// # Safety
+    /// `env` must be live, `value` a value of it, and `ptr`/`len` its backing memory.
+    unsafe fn replace(&mut self, env: napi_env, value: napi_value, ptr: *mut T, len: usize) {
+        let mut reference = ptr::null_mut();
+        // SAFETY: per the contract above; the old reference is ours to delete.
+        unsafe {
+            sys::napi_create_reference(env, value, 1, &mut reference);
+            if !self.reference.is_null() {
+                sys::napi_delete_reference(env, self.reference);
+            }
+        }
+        *self = Registered {
+            reference,
+            ptr,
+            len,
+        };
+    }
+
     const EMPTY: Self = Registered {
         reference: ptr::null_mut(),
         ptr: ptr::null_mut(),
@@ -288,16 +308,7 @@ unsafe fn register<T>(
         {
             return false;
         }
-        let mut reference = ptr::null_mut();
-        sys::napi_create_reference(env, value, 1, &mut reference);
-        if !slot.reference.is_null() {
-            sys::napi_delete_reference(env, slot.reference);
-        }
-        *slot = Registered {
-            reference,
-            ptr: data.cast(),
-            len,
-        };
+        slot.replace(env, value, data.cast(), len);
     }
     true
 }
@@ -318,16 +329,7 @@ unsafe fn register_arraybuffer(
         {
             return false;
         }
-        let mut reference = ptr::null_mut();
-        sys::napi_create_reference(env, value, 1, &mut reference);
-        if !slot.reference.is_null() {
-            sys::napi_delete_reference(env, slot.reference);
-        }
-        *slot = Registered {
-            reference,
-            ptr: data.cast(),
-            len,
-        };
+        slot.replace(env, value, data.cast(), len);
     }
     true
 }

@@ -290,7 +290,7 @@ fn node(d: &Json, depth: usize) -> Result<Node> {
 fn member<'a>(d: &'a Json, key: &'static str) -> Result<&'a Json> {
     d.get(key).ok_or_else(|| {
         let kind = d.get("type").and_then(Json::as_str).unwrap_or("?");
-        schema_error(format!("a {kind} descriptor needs \"{key}\""))
+        schema_error(format!("the {kind} descriptor needs \"{key}\""))
     })
 }
 
