@@ -3,24 +3,27 @@
 // needs. Values are built lazily: events100k takes ~0.3 s and ~100 MB of heap, and the
 // cold-setup and memory children must not pay for values they never touch.
 
-const PERSON = { id: 1234, name: 'Ada', age: 36, active: true };
+// Factories, not constants: each load gets its own objects (built by literals, as an
+// application would build them), so the round-trip check can compare against a copy that the
+// codec never touched.
+const person = () => ({ id: 1234, name: 'Ada', age: 36, active: true });
 
-const UNICODE_PERSON = {
+const unicodePerson = () => ({
   id: 1234,
   name: 'Zoë Łukasz 李小龍 🚀 Ñuño',
   age: 36,
   active: true,
   bio: 'Программистка и поэтесса — 数学者、詩人の娘。Αναλυτική μηχανή ✓ Ünïcødé ßüß 🚀🌍',
-};
+});
 
-const NESTED_EVENT = {
+const nestedEvent = () => ({
   id: 2874519301,
   ts: 1718031234567,
   kind: 'purchase',
   user: { id: 912345, name: 'grace_h', tags: ['beta', 'eu', 'ios'] },
   geo: { lat: 51.507351, lon: -0.127758 },
   payload: { count: 4096, ratio: Math.fround(0.618034), ok: true },
-};
+});
 
 const KINDS = ['click', 'view', 'purchase', 'signup', 'logout'];
 // ASCII and non-ASCII names, so varied events exercise both string paths of every codec.
@@ -53,7 +56,7 @@ function makeEvents(count) {
   let ts = FIRST_TS;
   for (let i = 0; i < count; i++) {
     ts += 1 + below(1000);
-    // Keys in the same order as NESTED_EVENT: msgpackr's record structures depend on it.
+    // Keys in the same order as nestedEvent: msgpackr's record structures depend on it.
     events[i] = {
       id: below(2 ** 32),
       ts,
@@ -185,29 +188,30 @@ const SHAPES = {
 };
 
 const FIXTURES = {
-  person: { shape: 'person', makeValue: () => PERSON },
-  unicodePerson: { shape: 'unicodePerson', makeValue: () => UNICODE_PERSON },
-  nestedEvent: { shape: 'event', makeValue: () => NESTED_EVENT },
+  person: { shape: 'person', makeValue: person },
+  unicodePerson: { shape: 'unicodePerson', makeValue: unicodePerson },
+  nestedEvent: { shape: 'event', makeValue: nestedEvent },
   batch100: { shape: 'eventArray', makeValue: () => makeEvents(100) },
   events100k: { shape: 'eventArray', makeValue: () => makeEvents(100_000) },
   personValidated: {
     shape: 'person',
-    makeValue: () => PERSON,
+    makeValue: person,
     // Peers and JSON run this zod v4 schema before encode and after decode; shorn does not.
     zod: (z) => z.object({ id: z.uint32(), name: z.string(), age: z.int().min(0).max(255), active: z.boolean() }),
     // Every codec's encode must reject these, or its figure is not one of a validating codec.
     invalidValues: [
-      { ...PERSON, age: 300 },
-      { ...PERSON, id: -1 },
-      { ...PERSON, name: 42 },
-      { ...PERSON, active: 'yes' },
+      { ...person(), age: 300 },
+      { ...person(), id: -1 },
+      { ...person(), name: 42 },
+      { ...person(), active: 'yes' },
     ],
   },
 };
 
 const FIXTURE_NAMES = Object.keys(FIXTURES);
 
-// A fixture as the children use it: `value` is built on first read, `schemas` is its shape.
+// A fixture as the children use it: `value` is built on first read (each loadFixture call
+// builds its own), `schemas` holds every codec's schema for its shape.
 function loadFixture(name) {
   const spec = FIXTURES[name];
   if (!spec) throw new Error(`unknown fixture '${name}' (known: ${FIXTURE_NAMES.join(', ')})`);

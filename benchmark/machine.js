@@ -18,6 +18,15 @@ function readCpuJiffies() {
   return [total - idle, total];
 }
 
+// CPU ticks used by this process and its waited-for children (the benchmark's own work), from
+// /proc/self/stat: utime, stime, cutime, cstime, in the same clock ticks as /proc/stat.
+function readOwnTicks() {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  // Fields after the command name, which sits in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields.slice(11, 15).reduce((sum, n) => sum + Number(n), 0);
+}
+
 function sleepMs(ms) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
@@ -35,6 +44,20 @@ function loadSnapshot() {
   return { loadavg: os.loadavg(), busyPercent: busyPercent(1000) };
 }
 
+// Measures how busy other processes kept the CPUs while the benchmark ran: all busy time minus
+// the benchmark's own. A 1 s sample before and after misses a build that starts mid-run.
+function startOtherLoadWindow() {
+  const start = readCpuJiffies();
+  if (!start) return () => null;
+  const ownStart = readOwnTicks();
+  return function otherBusyPercent() {
+    const end = readCpuJiffies();
+    const own = readOwnTicks() - ownStart;
+    const total = end[1] - start[1];
+    return total > 0 ? Math.max(0, (100 * (end[0] - start[0] - own)) / total) : null;
+  };
+}
+
 function describeMachine() {
   const cpus = os.cpus();
   return {
@@ -46,4 +69,4 @@ function describeMachine() {
   };
 }
 
-module.exports = { describeMachine, loadSnapshot };
+module.exports = { describeMachine, loadSnapshot, startOtherLoadWindow };

@@ -191,10 +191,9 @@ function memoryTable(memory, notes) {
 }
 
 function header(meta) {
-  const load = (snap) => {
-    const busy = snap.busyPercent === null ? 'n/a' : `${snap.busyPercent.toFixed(0)}%`;
-    return `load average ${snap.loadavg.map((x) => x.toFixed(2)).join(' ')}, CPU busy ${busy} (1 s sample)`;
-  };
+  const percent = (x) => (x === null ? 'n/a' : `${x.toFixed(0)}%`);
+  const load = (snap) =>
+    `load average ${snap.loadavg.map((x) => x.toFixed(2)).join(' ')}, CPU busy ${percent(snap.busyPercent)} (1 s sample)`;
   const { machine, plan } = meta;
   return [
     `# shorn benchmark (${meta.quick ? 'quick' : 'full'} run)`,
@@ -203,6 +202,8 @@ function header(meta) {
     `- Node ${machine.node}, ${machine.cpu}, ${machine.cores} cores, ${machine.platform}; ` +
       `msgpackr native string extraction ${machine.msgpackrNative ? 'on' : 'OFF'}`,
     `- Before: ${load(meta.before)}`,
+    `- During: other processes kept the CPUs ${percent(meta.otherBusyDuringRun)} busy ` +
+      "(all CPU time minus the benchmark's own; above a few percent, distrust the figures)",
     `- After: ${load(meta.after)}`,
     `- ${plan.rounds} round(s), codec order alternating forward and reverse; one process per ` +
       `codec x fixture x op; warm-up ${plan.warmupMs} ms, then ${plan.samples} samples of ${plan.sampleMs} ms ` +

@@ -14,7 +14,7 @@ const { spawnSync } = require('node:child_process');
 const { parseArgs } = require('node:util');
 const { CODEC_NAMES, hasSchema } = require('./codecs');
 const { FIXTURE_NAMES, loadFixture } = require('./fixtures');
-const { describeMachine, loadSnapshot } = require('./machine');
+const { describeMachine, loadSnapshot, startOtherLoadWindow } = require('./machine');
 const { median, spreadPercent } = require('./stats');
 const { renderReport, formatCount } = require('./report');
 
@@ -180,9 +180,11 @@ function main() {
   const { codecs, fixtures, plan } = options;
   process.stderr.write(`benchmark: ${codecs.length} codecs x ${fixtures.length} fixtures x 2 ops x ${plan.rounds} rounds\n`);
   const before = loadSnapshot();
+  const otherBusyPercent = startOtherLoadWindow();
   const speed = runSpeed(options, startMs);
   const setup = runSetup(options);
   const memory = fixtures.includes(MEMORY_FIXTURE) ? runMemory(options) : [];
+  const otherBusyDuringRun = otherBusyPercent();
   const after = loadSnapshot();
   const results = {
     meta: {
@@ -193,6 +195,7 @@ function main() {
       fixtures,
       machine: describeMachine(),
       before,
+      otherBusyDuringRun,
       after,
       durationS: (Date.now() - startMs) / 1000,
     },

@@ -113,7 +113,7 @@ function argumentLayout(d) {
 // Inputs up to this many bytes are copied by JS into the native input area for
 // `decodeInput`: a JS copy of a few dozen bytes is cheaper than the ~20 ns it takes native
 // code to look into a caller's Uint8Array.
-const SMALL_INPUT = 64;
+const SMALL_INPUT = 24;
 
 // Names that plain objects inherit from Object.prototype: a field with one of these names
 // is read only as an own property, so a missing optional `toString` is absent, not a
