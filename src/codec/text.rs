@@ -3,36 +3,8 @@
 //! against ~28 ns for a UTF-16 string built from units transcoded here (DESIGN.md).
 
 use super::error::{Error, ErrorKind, Fault, Result};
+use super::varint::{varint_len, write_varint, MAX_VARINT_LEN};
 use super::writer::Writer;
-
-/// UTF-8 length of `units`, or the index of the first lone surrogate.
-#[inline]
-pub fn utf8_len(units: &[u16]) -> std::result::Result<usize, usize> {
-    if is_ascii_units(units) {
-        return Ok(units.len());
-    }
-    let mut len = 0;
-    let mut i = 0;
-    while i < units.len() {
-        let u = units[i];
-        len += match u {
-            0..=0x7f => 1,
-            0x80..=0x7ff => 2,
-            0xd800..=0xdbff => {
-                if i + 1 < units.len() && (0xdc00..=0xdfff).contains(&units[i + 1]) {
-                    i += 1;
-                    4
-                } else {
-                    return Err(i);
-                }
-            }
-            0xdc00..=0xdfff => return Err(i),
-            _ => 3,
-        };
-        i += 1;
-    }
-    Ok(len)
-}
 
 #[inline]
 fn is_ascii_units(units: &[u16]) -> bool {
@@ -43,50 +15,76 @@ fn is_ascii_units(units: &[u16]) -> bool {
 /// Appends `units` as UTF-8 with its varint byte length in front.
 /// A lone surrogate is an error (`LoneSurrogate`), never replaced.
 pub fn write_string(w: &mut Writer, units: &[u16]) -> Result<()> {
-    let len = utf8_len(units).map_err(|unit| Error::new(ErrorKind::LoneSurrogate { unit }))?;
-    w.varint(len as u32);
-    let out = w.extend_zeroed(len);
-    if len == units.len() {
+    let n = units.len();
+    if is_ascii_units(units) {
+        w.varint(n as u32);
+        let out = w.spare(n);
         for (o, &u) in out.iter_mut().zip(units) {
-            *o = u as u8;
+            o.write(u as u8);
         }
-    } else {
-        encode_utf8(units, out);
+        // SAFETY: the loop initialised the first n spare bytes.
+        unsafe { w.commit(n) };
+        return Ok(());
     }
+    // One pass: transcode after room for the longest possible length prefix (every unit
+    // at most 3 bytes), then write the real prefix and close the gap if it is shorter.
+    // Measuring first and transcoding second read the text twice.
+    let max = 3 * n;
+    let room = varint_len(max.min(u32::MAX as usize) as u32);
+    let out = w.spare(room + max);
+    let len = encode_utf8(units, &mut out[room..])
+        .map_err(|unit| Error::new(ErrorKind::LoneSurrogate { unit }))?;
+    let mut prefix = [0u8; MAX_VARINT_LEN];
+    let used = write_varint(&mut prefix, len as u32);
+    if used < room {
+        out.copy_within(room..room + len, used);
+    }
+    for (o, &b) in out.iter_mut().zip(&prefix[..used]) {
+        o.write(b);
+    }
+    // SAFETY: the prefix and the `len` transcoded bytes right after it are initialised.
+    unsafe { w.commit(used + len) };
     Ok(())
 }
 
-/// Transcodes well-formed UTF-16 (checked by `utf8_len`) into exactly-sized `out`.
-fn encode_utf8(units: &[u16], out: &mut [u8]) {
+/// Transcodes UTF-16 into `out` (room for 3 bytes per unit); returns the bytes written,
+/// or the index of the first lone surrogate.
+fn encode_utf8(
+    units: &[u16],
+    out: &mut [std::mem::MaybeUninit<u8>],
+) -> std::result::Result<usize, usize> {
     let mut o = 0;
     let mut i = 0;
     while i < units.len() {
         let u = units[i] as u32;
         if u < 0x80 {
-            out[o] = u as u8;
+            out[o].write(u as u8);
             o += 1;
         } else if u < 0x800 {
-            out[o] = 0xc0 | (u >> 6) as u8;
-            out[o + 1] = 0x80 | (u & 0x3f) as u8;
+            out[o].write(0xc0 | (u >> 6) as u8);
+            out[o + 1].write(0x80 | (u & 0x3f) as u8);
             o += 2;
-        } else if (0xd800..0xdc00).contains(&u) {
-            let lo = units[i + 1] as u32;
+        } else if (0xd800..0xe000).contains(&u) {
+            let lo = units.get(i + 1).map_or(0, |&l| l as u32);
+            if u >= 0xdc00 || !(0xdc00..0xe000).contains(&lo) {
+                return Err(i);
+            }
             let c = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-            out[o] = 0xf0 | (c >> 18) as u8;
-            out[o + 1] = 0x80 | ((c >> 12) & 0x3f) as u8;
-            out[o + 2] = 0x80 | ((c >> 6) & 0x3f) as u8;
-            out[o + 3] = 0x80 | (c & 0x3f) as u8;
+            out[o].write(0xf0 | (c >> 18) as u8);
+            out[o + 1].write(0x80 | ((c >> 12) & 0x3f) as u8);
+            out[o + 2].write(0x80 | ((c >> 6) & 0x3f) as u8);
+            out[o + 3].write(0x80 | (c & 0x3f) as u8);
             o += 4;
             i += 1;
         } else {
-            out[o] = 0xe0 | (u >> 12) as u8;
-            out[o + 1] = 0x80 | ((u >> 6) & 0x3f) as u8;
-            out[o + 2] = 0x80 | (u & 0x3f) as u8;
+            out[o].write(0xe0 | (u >> 12) as u8);
+            out[o + 1].write(0x80 | ((u >> 6) & 0x3f) as u8);
+            out[o + 2].write(0x80 | (u & 0x3f) as u8);
             o += 3;
         }
         i += 1;
     }
-    debug_assert_eq!(o, out.len());
+    Ok(o)
 }
 
 /// Decoded text of one message, kept as Latin-1 while every char fits a byte (so the JS
@@ -151,6 +149,9 @@ impl TextBuffer {
         if bytes.is_ascii() {
             if self.wide {
                 self.utf16.extend(bytes.iter().map(|&b| b as u16));
+            } else if bytes.len() <= 16 {
+                // A variable-length copy is a memmove call; short names copy faster inline.
+                self.latin1.extend(bytes.iter().copied());
             } else {
                 self.latin1.extend_from_slice(bytes);
             }

@@ -1,5 +1,7 @@
 //! An append-only byte writer over a reusable `Vec<u8>`.
 
+use super::varint::MAX_VARINT_LEN;
+
 #[derive(Debug, Default)]
 pub struct Writer {
     buf: Vec<u8>,
@@ -48,13 +50,23 @@ impl Writer {
 
     #[inline]
     pub fn varint(&mut self, mut value: u32) {
-        // Byte pushes, not a copy from a scratch array: a variable-length copy is a memmove
-        // call, which showed as ~10% of a Person encode.
-        while value >= 0x80 {
-            self.buf.push((value as u8) | 0x80);
-            value >>= 7;
+        // One capacity check for the whole varint, then plain stores: per-byte pushes
+        // re-check capacity each time (~3.4 ns for a 5-byte value against ~1.6 ns).
+        self.buf.reserve(MAX_VARINT_LEN);
+        let len = self.buf.len();
+        // SAFETY: `reserve` made room for MAX_VARINT_LEN bytes past `len`, and a u32
+        // varint is at most that long; `set_len` covers exactly the bytes written.
+        unsafe {
+            let p = self.buf.as_mut_ptr().add(len);
+            let mut i = 0;
+            while value >= 0x80 {
+                *p.add(i) = (value as u8) | 0x80;
+                value >>= 7;
+                i += 1;
+            }
+            *p.add(i) = value as u8;
+            self.buf.set_len(len + i + 1);
         }
-        self.buf.push(value as u8);
     }
 
     #[inline]
@@ -72,12 +84,22 @@ impl Writer {
         self.buf.extend_from_slice(bytes);
     }
 
-    /// Gives `n` writable bytes at the end (zeroed); used by the transcoder to write
-    /// UTF-8 in place.
+    /// The bytes after `len()`, at least `additional` of them, for writing in place
+    /// before `commit`.
     #[inline]
-    pub fn extend_zeroed(&mut self, n: usize) -> &mut [u8] {
-        let start = self.buf.len();
-        self.buf.resize(start + n, 0);
-        &mut self.buf[start..]
+    pub fn spare(&mut self, additional: usize) -> &mut [std::mem::MaybeUninit<u8>] {
+        self.buf.reserve(additional);
+        self.buf.spare_capacity_mut()
+    }
+
+    /// Marks `n` bytes after `len()`, written through `spare`, as part of the message.
+    ///
+    /// # Safety
+    /// The first `n` bytes of `spare()` must have been initialised.
+    #[inline]
+    pub unsafe fn commit(&mut self, n: usize) {
+        let len = self.buf.len();
+        // SAFETY: per the contract, those bytes are initialised and within capacity.
+        unsafe { self.buf.set_len(len + n) };
     }
 }
