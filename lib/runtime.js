@@ -84,7 +84,9 @@ Object.defineProperty(OutBuffer.prototype, 'constructor', { value: Buffer, writa
 // message was too large for a slab and got a Buffer of its own.
 function output(n) {
   if (typeof n !== 'number') return n;
-  return new OutBuffer(slab, place(n), n);
+  // `place` first: it may move to a new slab, and `slab` must be read after that.
+  const at = place(n);
+  return new OutBuffer(slab, at, n);
 }
 
 // A decoded `bytes` value: a copy, so it never aliases the input.
@@ -108,7 +110,11 @@ function outputInto(n, target, offset) {
   }
   // Claim the slab space first, so the position stays in step with the native side even
   // when the target turns out too small.
-  const from = typeof n === 'number' ? new Uint8Array(slab, place(n), n) : n;
+  let from = n;
+  if (typeof n === 'number') {
+    const at = place(n); // before reading `slab`, which it may replace
+    from = new Uint8Array(slab, at, n);
+  }
   const length = from.length;
   if (length > target.length - offset) {
     throw new ShornError(
