@@ -263,8 +263,8 @@ function renderReport(results) {
     sections.push(
       '## Memory, events100k (MB)',
       `Each op in a fresh process with --expose-gc, run ${meta.plan.memoryRuns} times from a collected ` +
-        "heap. Peak RSS is the process's maxRSS (the fixture's 100k events included; decode reads its " +
-        'input from a file, so no encode inflates it). Heap growth: heapUsed right after the op minus ' +
+        "heap. Peak RSS is the process's maxRSS: for encode it includes the fixture's 100k events; decode " +
+        'reads its input from a file, so no encode inflates it. Heap growth: heapUsed right after the op minus ' +
         'before (a lower bound, since scavenges run inside the op). Held after op: heap + external memory ' +
         'still in use after a full GC, that is the result plus whatever the codec keeps between calls ' +
         '(a scratch buffer, say).',
