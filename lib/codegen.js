@@ -227,8 +227,8 @@ function generate(descriptor, layout) {
 function marshal(v) {
   if (st.busy) return rt.reenter(marshal, v);
   st.busy = true;
+  let T = st.tape;
   try {
-    let T = st.tape;
     let i = 0;
     if (T.length < ${minimum}) T = rt.grow(T, ${minimum});
     ${decls.join('\n    ')}
@@ -236,6 +236,7 @@ function marshal(v) {
     return nat.encode(${args.join(', ')});
   } finally {
     st.busy = false;
+    if (T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
   }
 }
 function decode(bytes) {
@@ -254,6 +255,7 @@ function decode(bytes) {
   let i = 0;
   let p = 0;
   ${dec.join('\n  ')}
+  if (T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
   return ${result};
 }
 function encode(v) {

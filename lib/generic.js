@@ -105,6 +105,7 @@ function build(descriptor, layout, nat, rt) {
       return nat.encode(...strings, ...blobs);
     } finally {
       st.busy = false;
+      if (T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
     }
   }
 
@@ -170,6 +171,7 @@ function build(descriptor, layout, nat, rt) {
       } finally {
         bytesIn = undefined;
         S = undefined;
+        if (T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
       }
     };
   }

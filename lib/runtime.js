@@ -39,6 +39,14 @@ function grow(T, need) {
   return t;
 }
 
+// A tape grown past this many slots (2 MiB) is given back after the call that needed
+// it, so one huge message does not pin its tape for the life of the process.
+const KEEP_TAPE_SLOTS = 1 << 18;
+function shrink() {
+  state.tape = newTape(TAPE_SLOTS);
+  native.setTape(state.tape);
+}
+
 // Runs `fn(arg)` on a fresh tape, for a call made while an encoder is marshalling (from a
 // getter or a Proxy), so the outer call's tape is left as it was.
 function reenter(fn, arg) {
@@ -152,6 +160,8 @@ function defineOwn(o, key, value) {
 module.exports = {
   native,
   state,
+  KEEP_TAPE_SLOTS,
+  shrink,
   SMALL_INPUT,
   grow,
   reenter,
