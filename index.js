@@ -36,7 +36,11 @@ class Codec {
 
 // A builder passed uncalled (`t.string` for `t.string()`) would vanish in JSON.stringify
 // and leave a confusing "missing schema" error; name it instead.
-function findFunction(d, path) {
+// Deeper than the compiler allows, it stops: the compiler names that fault itself, and a
+// circular descriptor must not overflow the stack here first.
+const MAX_DEPTH = 64;
+function findFunction(d, path, depth = 0) {
+  if (depth > MAX_DEPTH) return;
   if (typeof d === 'function') {
     const name = Object.keys(t).find((k) => t[k] === d);
     const hint = name ? ` (did you mean t.${name}()?)` : '';
@@ -45,12 +49,12 @@ function findFunction(d, path) {
   if (typeof d !== 'object' || d === null) return;
   if (d.type === 'object' && Array.isArray(d.fields)) {
     for (const f of d.fields) {
-      if (f && typeof f === 'object') findFunction(f.schema, `${path}${pathKey(String(f.name))}`);
+      if (f && typeof f === 'object') findFunction(f.schema, `${path}${pathKey(String(f.name))}`, depth + 1);
     }
   } else if (d.type === 'array') {
-    findFunction(d.items, `${path}[]`);
+    findFunction(d.items, `${path}[]`, depth + 1);
   } else if (d.type === 'optional' || d.type === 'nullable') {
-    findFunction(d.of, path);
+    findFunction(d.of, path, depth + 1);
   }
 }
 
@@ -100,7 +104,13 @@ function compile(schema, options = {}) {
       functions = codegen.build(descriptor, layout, nat, rt);
       generated = true;
     } catch (e) {
-      if (mode === true || !(e instanceof EvalError)) throw e;
+      if (!(e instanceof EvalError)) throw e;
+      if (mode === true) {
+        throw new ShornError(
+          'ERR_SHORN_SCHEMA',
+          `codegen: true, but code generation is not allowed here (${e.message}); use codegen: 'auto' or false`,
+        );
+      }
     }
   }
   if (!generated) functions = generic.build(descriptor, layout, nat, rt);

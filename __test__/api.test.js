@@ -22,8 +22,6 @@ const {
   expectedDecoded,
   assertShornError,
   runIsolated,
-  todoWhile,
-  BUG,
   ROOT,
 } = require('./helpers');
 
@@ -296,8 +294,7 @@ describe('re-entrant calls from getters', () => {
       assert.equal(toHex(outer.encode(tricky)), toHex(outer.encode(items)));
     });
 
-    const sameCodec = mode.codegen ? {} : todoWhile('genericReentrancy', BUG.genericReentrancy);
-    test(`a getter that encodes and decodes with the same codec leaves the outer message correct (${mode.name} marshaller)`, sameCodec, () => {
+    test(`a getter that encodes and decodes with the same codec leaves the outer message correct (${mode.name} marshaller)`, () => {
       const codec = compileMode(t.object({ a: t.string(), b: t.uint8(), c: t.array(t.string()) }), mode);
       const value = {
         a: 'x',
@@ -538,7 +535,6 @@ describe('worker threads', () => {
 describe('two copies of the JS layer in one process', () => {
   test(
     'a module registry reset (jest.resetModules) leaves both copies encoding and decoding correctly',
-    todoWhile('sharedNativeState', BUG.sharedNativeState),
     () => {
       const result = runIsolated(`
         const path = require('node:path');

@@ -207,65 +207,6 @@ ${body}
   return JSON.parse(child.stdout);
 }
 
-/**
- * Which known shorn bugs this build still has, each probed in a child process (so probing
- * leaves this process alone). Tests that a bug makes fail are marked `todo` only while the
- * probe still sees the bug, so they gate again as soon as it is fixed. Cached per process.
- */
-let knownBugsCache;
-function knownBugs() {
-  if (knownBugsCache === undefined) {
-    knownBugsCache = runIsolated(`
-      const bugs = {};
-      const s = compile(t.string());
-      // encodeInto that rejects its offset after the native side wrote the message.
-      try { s.encodeInto('abc', new Uint8Array(8), -1); } catch {}
-      bugs.encodeIntoDesync = s.encode('xyz').toString('hex') !== '0378797a';
-      // The generic marshaller entered again for the same codec from a getter.
-      const g = compile(t.object({ a: t.string(), b: t.uint8() }), { codegen: false });
-      const v = { a: 'x', get b() { g.encode({ a: 'yyyy', b: 9 }); return 2; } };
-      bugs.genericReentrancy = g.encode(v).toString('hex') !== '017802';
-      // Generated code reserves tape for a whole array before checking its items, so a
-      // sparse array of length 2^32 - 1 fails allocating 32 GiB with a RangeError.
-      const sparse = [];
-      sparse.length = 2 ** 32 - 1;
-      try { compile(t.array(t.uint8()), { codegen: true }).encode(sparse); bugs.hugeArrayTape = true; } catch (e) { bugs.hugeArrayTape = !(e instanceof ShornError); }
-      // A second copy of the JS layer over the same loaded addon (what a module registry
-      // reset does: jest.resetModules, clear-module): each copy's init re-registers the
-      // one native state, so the first copy's codecs read the second copy's tape.
-      const path = require('node:path');
-      for (const key of Object.keys(require.cache)) {
-        if (key.startsWith(ROOT + path.sep) && !key.endsWith('.node') && !key.includes('node_modules')) delete require.cache[key];
-      }
-      const second = require(ROOT);
-      const a = compile(t.object({ s: t.string(), n: t.uint8() }));
-      const b = second.compile(second.t.object({ s: second.t.string(), n: second.t.uint8() }));
-      const hexes = [];
-      try {
-        hexes.push(a.encode({ s: 'a', n: 1 }).toString('hex'), b.encode({ s: 'b', n: 2 }).toString('hex'));
-        hexes.push(JSON.stringify(a.decode(Buffer.from('01610101', 'hex'))), JSON.stringify(b.decode(Buffer.from('01620102', 'hex'))));
-      } catch (e) {
-        hexes.push(String(e));
-      }
-      bugs.sharedNativeState = hexes.join() !== ['01610101', '01620102', '{"s":"a","n":1}', '{"s":"b","n":2}'].join();
-      return bugs;
-    `);
-  }
-  return knownBugsCache;
-}
-
-/** `todo` test option for a test that fails while bug `name` is present (see knownBugs). */
-function todoWhile(name, description) {
-  return knownBugs()[name] ? { todo: `bug: ${description}` } : {};
-}
-
-const BUG = {
-  encodeIntoDesync: 'encodeInto that rejects its offset or target leaves the JS and native slab positions out of step',
-  sharedNativeState: 'a second copy of the JS layer over the same loaded addon (jest.resetModules) re-registers the one native state, so the first copy encodes and decodes garbage',
-  hugeArrayTape: 'generated code reserves tape for a whole array before checking items: a sparse array of length 2^32 - 1 throws a RangeError (tape allocation), not ERR_SHORN_INVALID',
-  genericReentrancy: 'the generic marshaller keeps per-call state in the codec closure, so re-entering the same codec from a getter corrupts the outer message',
-};
-
 module.exports = {
   shorn,
   golden,
@@ -285,7 +226,4 @@ module.exports = {
   expectedDecoded,
   runIsolated,
   ROOT,
-  knownBugs,
-  todoWhile,
-  BUG,
 };

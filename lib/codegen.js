@@ -29,20 +29,6 @@ class PathExpr {
   }
 }
 
-function hasArray(d) {
-  switch (d.type) {
-    case 'array':
-      return true;
-    case 'object':
-      return d.fields.some((f) => hasArray(f.schema));
-    case 'optional':
-    case 'nullable':
-      return hasArray(d.of);
-    default:
-      return false;
-  }
-}
-
 // Reads field `name` of `x` as JS source; own-property only for names Object.prototype has.
 function readField(x, name) {
   const key = JSON.stringify(name);
@@ -67,40 +53,45 @@ function generate(descriptor, layout) {
 
   // ---- encode ----
   const enc = [];
-  const fail = (path, d, x) => `throw rt.invalid(${path.code()}, ${constant(expected(d))}, ${x});`;
+  // Most slots reserved up front for one array; past this, each item makes its own room,
+  // so a sparse array of length 2^32 - 1 fails on its first item instead of on memory.
+  const UPFRONT = 1 << 20;
 
   // Tape room: the function starts with room for the root's static slots, an array makes
   // room for its items' static slots, an item that holds arrays makes room for itself on
   // each iteration, and after each array's loop there is room again for whatever static
   // slots can follow in the enclosing item (`room`). Between two checks no code writes
   // more than it reserved.
-  function put(d, x, path, room) {
+  // `shown` is the type named in an error: a nullable's value that fails is reported
+  // against "T or null".
+  function put(d, x, path, room, shown = d) {
+    const fail = (p, y) => `throw rt.invalid(${p.code()}, ${constant(expected(shown))}, ${y});`;
     switch (d.type) {
       case 'bool':
-        enc.push(`if (typeof ${x} !== 'boolean') ${fail(path, d, x)}`, `T[i++] = ${x} ? 1 : 0;`);
+        enc.push(`if (typeof ${x} !== 'boolean') ${fail(path, x)}`, `T[i++] = ${x} ? 1 : 0;`);
         return;
       case 'float32':
       case 'float64':
-        enc.push(`if (typeof ${x} !== 'number') ${fail(path, d, x)}`, `T[i++] = ${x};`);
+        enc.push(`if (typeof ${x} !== 'number') ${fail(path, x)}`, `T[i++] = ${x};`);
         return;
       case 'string':
-        enc.push(`if (typeof ${x} !== 'string') ${fail(path, d, x)}`);
+        enc.push(`if (typeof ${x} !== 'string') ${fail(path, x)}`);
         enc.push(layout.positional ? `s${stringArg++} = ${x};` : `S += ${x};`);
         enc.push(`T[i++] = ${x}.length;`);
         return;
       case 'bytes':
-        enc.push(`if (!(${x} instanceof Uint8Array)) ${fail(path, d, x)}`);
+        enc.push(`if (!(${x} instanceof Uint8Array)) ${fail(path, x)}`);
         enc.push(layout.positional ? `b${blobArg++} = ${x};` : `B.push(${x});`);
         return;
       case 'enum':
         if (d.values.length <= 8) {
           enc.push(`switch (${x}) {`);
           d.values.forEach((v, k) => enc.push(`case ${JSON.stringify(v)}: T[i++] = ${k}; break;`));
-          enc.push(`default: ${fail(path, d, x)}`, '}');
+          enc.push(`default: ${fail(path, x)}`, '}');
         } else {
           const e = fresh('e');
           const map = constant(new Map(d.values.map((v, k) => [v, k])));
-          enc.push(`const ${e} = ${map}.get(${x});`, `if (${e} === undefined) ${fail(path, d, x)}`, `T[i++] = ${e};`);
+          enc.push(`const ${e} = ${map}.get(${x});`, `if (${e} === undefined) ${fail(path, x)}`, `T[i++] = ${e};`);
         }
         return;
       case 'array': {
@@ -109,20 +100,20 @@ function generate(descriptor, layout) {
         const y = fresh('y');
         const per = staticSlots(d.items);
         enc.push(
-          `if (!Array.isArray(${x})) ${fail(path, d, x)}`,
+          `if (!Array.isArray(${x})) ${fail(path, x)}`,
           `const ${n} = ${x}.length;`,
-          `if (i + 1 + ${n} * ${per} > T.length) T = rt.grow(T, i + 1 + ${n} * ${per});`,
+          `if (i + 1 + ${n} * ${per} > T.length) T = rt.grow(T, i + 1 + Math.min(${n} * ${per}, ${UPFRONT}));`,
           `T[i++] = ${n};`,
           `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
+          `if (i + ${per} > T.length) T = rt.grow(T, i + ${per});`,
         );
-        if (hasArray(d.items)) enc.push(`if (i + ${per} > T.length) T = rt.grow(T, i + ${per});`);
         enc.push(`const ${y} = ${x}[${k}];`);
         put(d.items, y, path.index(k), per);
         enc.push('}', `if (i + ${room} > T.length) T = rt.grow(T, i + ${room});`);
         return;
       }
       case 'object': {
-        enc.push(`if (typeof ${x} !== 'object' || ${x} === null || Array.isArray(${x})) ${fail(path, d, x)}`);
+        enc.push(`if (typeof ${x} !== 'object' || ${x} === null || Array.isArray(${x})) ${fail(path, x)}`);
         for (const f of d.fields) {
           const y = fresh('f');
           enc.push(`const ${y} = ${readField(x, f.name)};`);
@@ -141,11 +132,11 @@ function generate(descriptor, layout) {
         return;
       case 'nullable':
         enc.push(`if (${x} === null) T[i++] = 0; else {`, 'T[i++] = 1;');
-        put(d.of, x, path, room);
+        put(d.of, x, path, room, d);
         enc.push('}');
         return;
       default:
-        enc.push(`if (!${INTEGER_TEST[d.type](x)}) ${fail(path, d, x)}`, `T[i++] = ${x};`);
+        enc.push(`if (!${INTEGER_TEST[d.type](x)}) ${fail(path, x)}`, `T[i++] = ${x};`);
     }
   }
 
@@ -262,7 +253,8 @@ function encode(v) {
   return rt.output(marshal(v));
 }
 function encodeInto(v, target, offset) {
-  return rt.outputInto(marshal(v), target, offset);
+  const at = rt.targetOffset(target, offset);
+  return rt.outputInto(marshal(v), target, at);
 }
 return { encode, encodeInto, decode };
 `;

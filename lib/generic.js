@@ -6,116 +6,138 @@
 const { isInteger, expected, INHERITED } = require('./plan');
 const { pathKey } = require('./errors');
 
-function build(descriptor, layout, nat, rt) {
-  const st = rt.state;
-  // Per call: tape, index, strings, blobs; `segments` is the path, rendered only on error.
-  let T;
-  let i;
-  let strings;
-  let blobs;
-  const segments = [];
-  const pathNow = () => `$${segments.join('')}`;
-  const fail = (d, x) => rt.invalid(pathNow(), expected(d), x);
-
-  // Checked on every slot: simple, and this path is not the fast one.
-  function write(value) {
-    if (i >= T.length) T = rt.grow(T, i + 1);
-    T[i++] = value;
+// The state of one encode call, so a call made from inside another (a getter that
+// encodes with the same codec) has its own.
+class Call {
+  constructor(tape, grow) {
+    this.T = tape;
+    this.grow = grow;
+    this.i = 0;
+    this.strings = [];
+    this.blobs = [];
+    // The path so far, rendered only on error.
+    this.segments = [];
   }
 
-  function put(d, x) {
+  // Checked on every slot: simple, and this path is not the fast one.
+  write(value) {
+    if (this.i >= this.T.length) this.T = this.grow(this.T, this.i + 1);
+    this.T[this.i++] = value;
+  }
+
+  path() {
+    return `$${this.segments.join('')}`;
+  }
+}
+
+function build(descriptor, layout, nat, rt) {
+  const st = rt.state;
+
+  // `shown` is the type named in an error: a nullable's value that fails is reported
+  // against "T or null".
+  function put(c, d, x, shown = d) {
+    const fail = () => rt.invalid(c.path(), expected(shown), x);
     switch (d.type) {
       case 'bool':
-        if (typeof x !== 'boolean') throw fail(d, x);
-        write(x ? 1 : 0);
+        if (typeof x !== 'boolean') throw fail();
+        c.write(x ? 1 : 0);
         return;
       case 'float32':
       case 'float64':
-        if (typeof x !== 'number') throw fail(d, x);
-        write(x);
+        if (typeof x !== 'number') throw fail();
+        c.write(x);
         return;
       case 'string':
-        if (typeof x !== 'string') throw fail(d, x);
-        strings.push(x);
-        write(x.length);
+        if (typeof x !== 'string') throw fail();
+        c.strings.push(x);
+        c.write(x.length);
         return;
       case 'bytes':
-        if (!(x instanceof Uint8Array)) throw fail(d, x);
-        blobs.push(x);
+        if (!(x instanceof Uint8Array)) throw fail();
+        c.blobs.push(x);
         return;
       case 'enum': {
-        const k = d.values.indexOf(x);
-        if (k < 0 || typeof x !== 'string') throw fail(d, x);
-        write(k);
+        const k = typeof x === 'string' ? d.values.indexOf(x) : -1;
+        if (k < 0) throw fail();
+        c.write(k);
         return;
       }
       case 'array': {
-        if (!Array.isArray(x)) throw fail(d, x);
+        if (!Array.isArray(x)) throw fail();
         const n = x.length;
-        write(n);
+        c.write(n);
         for (let k = 0; k < n; k++) {
-          segments.push(`[${k}]`);
-          put(d.items, x[k]);
-          segments.pop();
+          c.segments.push(`[${k}]`);
+          put(c, d.items, x[k]);
+          c.segments.pop();
         }
         return;
       }
       case 'object': {
-        if (typeof x !== 'object' || x === null || Array.isArray(x)) throw fail(d, x);
+        if (typeof x !== 'object' || x === null || Array.isArray(x)) throw fail();
         for (const f of d.fields) {
           const y = INHERITED.has(f.name) && !Object.hasOwn(x, f.name) ? undefined : x[f.name];
-          segments.push(pathKey(f.name));
-          put(f.schema, y);
-          segments.pop();
+          c.segments.push(pathKey(f.name));
+          put(c, f.schema, y);
+          c.segments.pop();
         }
-        if (d.strict) rt.checkStrict(x, new Set(d.fields.map((f) => f.name)), pathNow());
+        if (d.strict) rt.checkStrict(x, new Set(d.fields.map((f) => f.name)), c.path());
         return;
       }
       case 'optional':
-      case 'nullable':
-        if (x === (d.type === 'optional' ? undefined : null)) {
-          write(0);
+        if (x === undefined) {
+          c.write(0);
         } else {
-          write(1);
-          put(d.of, x);
+          c.write(1);
+          put(c, d.of, x);
+        }
+        return;
+      case 'nullable':
+        if (x === null) {
+          c.write(0);
+        } else {
+          c.write(1);
+          put(c, d.of, x, d);
         }
         return;
       default:
-        if (!isInteger[d.type](x)) throw fail(d, x);
-        write(x);
+        if (!isInteger[d.type](x)) throw fail();
+        c.write(x);
     }
   }
 
   function marshal(v) {
     if (st.busy) return rt.reenter(marshal, v);
     st.busy = true;
+    const c = new Call(st.tape, rt.grow);
     try {
-      T = st.tape;
-      i = 0;
-      strings = [];
-      blobs = [];
-      segments.length = 0;
-      put(descriptor, v);
-      if (!layout.positional) return nat.encode(strings.join(''), blobs);
+      put(c, descriptor, v);
+      if (!layout.positional) return nat.encode(c.strings.join(''), c.blobs);
       // Positional calls take every string and byte-array argument the schema has. An
       // absent one is "" (adds no text) or undefined (skipped), so padding at the end
       // gives the native side the same text and blobs as the generated code's arguments.
-      while (strings.length < layout.strings) strings.push('');
-      while (blobs.length < layout.blobs) blobs.push(undefined);
-      return nat.encode(...strings, ...blobs);
+      while (c.strings.length < layout.strings) c.strings.push('');
+      while (c.blobs.length < layout.blobs) c.blobs.push(undefined);
+      return nat.encode(...c.strings, ...c.blobs);
     } finally {
       st.busy = false;
-      if (T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
+      if (c.T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
     }
   }
 
   return {
     encode: (v) => rt.output(marshal(v)),
-    encodeInto: (v, target, offset) => rt.outputInto(marshal(v), target, offset),
+    encodeInto(v, target, offset) {
+      const at = rt.targetOffset(target, offset);
+      return rt.outputInto(marshal(v), target, at);
+    },
     decode: makeDecoder(),
   };
 
   function makeDecoder() {
+    // Per call; a decode runs no user code, so no call can start inside another.
+    let T;
+    let i;
     let S;
     let p;
     let bytesIn;
@@ -157,7 +179,10 @@ function build(descriptor, layout, nat, rt) {
       if (st.busy) return rt.reenter(decode, bytes);
       const n = bytes.length;
       if (n <= rt.SMALL_INPUT) {
-        st.input.set(bytes);
+        // A loop, not `set`: `set` throws on a detached view, where the native side
+        // reports the empty input as truncated like every other.
+        const I = st.input;
+        for (let j = 0; j < n; j++) I[j] = bytes[j];
         S = nat.decodeInput(n);
       } else {
         S = nat.decode(bytes);

@@ -6,7 +6,7 @@ const path = require('node:path');
 const { ShornError, makeError, invalid, describe, pathKey } = require('./errors');
 const { SMALL_INPUT } = require('./plan');
 
-const native = require(path.join(__dirname, '..', 'shorn.node'));
+const addon = require(path.join(__dirname, '..', 'shorn.node'));
 
 // 32 KiB of tape covers messages up to a few thousand fields; larger ones grow it.
 const TAPE_SLOTS = 4096;
@@ -28,7 +28,9 @@ const state = {
   // a tape of its own (see `reenter`).
   busy: false,
 };
-native.init(state);
+// This copy of the JS layer's own native state: `{ compile, setTape }`. A second copy
+// (a test runner that resets its module registry) gets a second one over the same addon.
+const native = addon.init(state);
 
 // Grows the tape while marshalling: `need` slots, keeping what `T` holds so far.
 function grow(T, need) {
@@ -65,21 +67,10 @@ function reenter(fn, arg) {
 }
 
 // Encoded messages are views of a slab, like Node's Buffer pool: Rust writes each one
-// after the previous. `place` mirrors the native side's position and roll-over rule
-// exactly (src/binding.rs, `encode`), so both agree where each message starts.
-let slab = state.out;
-let slabLength = slab.byteLength;
-let slabPos = 0;
-function place(n) {
-  if (slabPos + n > slabLength) {
-    slab = state.out;
-    slabLength = slab.byteLength;
-    slabPos = 0;
-  }
-  const at = slabPos;
-  slabPos += n;
-  return at;
-}
+// after the previous and returns `offset << 14 | length` (src/binding.rs,
+// SLAB_OFFSET_SHIFT), starting a new slab (`state.out`) when one is full.
+const OFFSET_SHIFT = 14;
+const LENGTH_MASK = (1 << OFFSET_SHIFT) - 1;
 
 // A Buffer (Buffer.prototype, Buffer.isBuffer) made by a plain typed-array constructor:
 // ~20 ns, against ~40 ns for `Buffer.allocUnsafe` plus a copy. Node's own FastBuffer is
@@ -90,11 +81,9 @@ Object.defineProperty(OutBuffer.prototype, 'constructor', { value: Buffer, writa
 
 // The result of `encode`: a view of the message in the slab. A Buffer result means the
 // message was too large for a slab and got a Buffer of its own.
-function output(n) {
-  if (typeof n !== 'number') return n;
-  // `place` first: it may move to a new slab, and `slab` must be read after that.
-  const at = place(n);
-  return new OutBuffer(slab, at, n);
+function output(r) {
+  if (typeof r !== 'number') return r;
+  return new OutBuffer(state.out, r >>> OFFSET_SHIFT, r & LENGTH_MASK);
 }
 
 // A decoded `bytes` value: a copy, so it never aliases the input.
@@ -104,25 +93,24 @@ function copyBytes(src, offset, length) {
   return u;
 }
 
-// `encodeInto`: copies the message into the caller's array at `offset`.
-function outputInto(n, target, offset) {
+// `encodeInto`'s target and offset, checked before any work: the offset to use.
+function targetOffset(target, offset) {
   if (!(target instanceof Uint8Array)) {
     throw new ShornError('ERR_SHORN_INVALID', `encodeInto: expected a Uint8Array target, found ${describe(target)}`);
   }
-  if (offset === undefined) offset = 0;
-  else if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset > target.length) {
+  if (offset === undefined) return 0;
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset > target.length) {
     throw new ShornError(
       'ERR_SHORN_INVALID',
       `encodeInto: expected an offset from 0 to ${target.length}, found ${describe(offset)}`,
     );
   }
-  // Claim the slab space first, so the position stays in step with the native side even
-  // when the target turns out too small.
-  let from = n;
-  if (typeof n === 'number') {
-    const at = place(n); // before reading `slab`, which it may replace
-    from = new Uint8Array(slab, at, n);
-  }
+  return offset;
+}
+
+// `encodeInto`: copies the message into the caller's array at `offset` (checked).
+function outputInto(r, target, offset) {
+  const from = typeof r === 'number' ? new Uint8Array(state.out, r >>> OFFSET_SHIFT, r & LENGTH_MASK) : r;
   const length = from.length;
   if (length > target.length - offset) {
     throw new ShornError(
@@ -166,6 +154,7 @@ module.exports = {
   grow,
   reenter,
   output,
+  targetOffset,
   outputInto,
   copyBytes,
   invalid,

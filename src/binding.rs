@@ -92,6 +92,16 @@ const SLAB_BYTES: usize = 64 * 1024;
 /// Messages larger than this get a Buffer of their own instead of slab space.
 const SLAB_MAX_MESSAGE: usize = 8 * 1024;
 
+/// `encode` returns `offset << SLAB_OFFSET_SHIFT | length` for a message in the slab, so
+/// JS learns where it starts from the call itself (lib/runtime.js, `output`): a position
+/// mirrored on both sides drifts apart as soon as one side throws between the two. With
+/// slabs of 64 KiB and messages of at most 8 KiB the packed value stays below 2^30, a
+/// small integer for V8.
+const SLAB_OFFSET_SHIFT: usize = 14;
+const _: () = assert!(
+    SLAB_MAX_MESSAGE < 1 << SLAB_OFFSET_SHIFT && SLAB_BYTES << SLAB_OFFSET_SHIFT <= 1 << 30
+);
+
 /// How a schema's strings and byte arrays arrive on `encode`.
 #[derive(Clone, Copy)]
 enum Args {
@@ -113,40 +123,13 @@ type Callback = unsafe extern "C" fn(napi_env, sys::napi_callback_info) -> napi_
 #[napi(module_exports)]
 pub fn module_exports(exports: Object, env: Env) -> napi::Result<()> {
     let raw_env = env.raw();
-    let shared = Rc::new(RefCell::new(Shared {
-        state: ptr::null_mut(),
-        make_error: ptr::null_mut(),
-        tape: Registered::EMPTY,
-        slab: Registered::EMPTY,
-        slab_pos: 0,
-        input: Registered::EMPTY,
-        writer: Writer::new(),
-        units: Vec::new(),
-        text: TextBuffer::new(),
-    }));
-    for (name, cb) in [
-        (&b"init"[..], init as Callback),
-        (b"setTape", set_tape),
-        (b"compile", compile),
-    ] {
-        let data = Box::into_raw(Box::new(shared.clone())) as *mut c_void;
-        // SAFETY: the function owns one Rc clone through `data`; the finalizer drops it.
-        let f = unsafe {
-            create_function(
-                raw_env,
-                name,
-                cb,
-                data,
-                Some(drop_boxed::<Rc<RefCell<Shared>>>),
-            )
-        };
-        let key = std::str::from_utf8(name).unwrap_or("?");
-        // SAFETY: `exports` is the live module exports object of this env.
-        let status =
-            unsafe { sys::napi_set_named_property(raw_env, exports.raw(), cstr(key).as_ptr(), f) };
-        if status != Status::napi_ok {
-            return Err(napi::Error::from_reason("shorn: cannot set module exports"));
-        }
+    // SAFETY: `init` takes no data; the function lives as long as the module.
+    let f = unsafe { create_function(raw_env, b"init", init, ptr::null_mut(), None) };
+    // SAFETY: `exports` is the live module exports object of this env.
+    let status =
+        unsafe { sys::napi_set_named_property(raw_env, exports.raw(), c"init".as_ptr(), f) };
+    if status != Status::napi_ok {
+        return Err(napi::Error::from_reason("shorn: cannot set module exports"));
     }
     Ok(())
 }
@@ -182,7 +165,9 @@ unsafe fn create_function(
             data,
             &mut f,
         );
-        sys::napi_add_finalizer(env, f, data, finalize, ptr::null_mut(), ptr::null_mut());
+        if finalize.is_some() {
+            sys::napi_add_finalizer(env, f, data, finalize, ptr::null_mut(), ptr::null_mut());
+        }
     }
     f
 }
@@ -334,14 +319,26 @@ unsafe fn register_arraybuffer(
     true
 }
 
-/// `init(state)`: registers `state.tape` (Float64Array), `state.out` (the first output
-/// slab, an ArrayBuffer), `state.input` (Uint8Array) and `state.makeError`.
+/// `init(state)`: makes the native state of one copy of the JS layer (each copy, e.g.
+/// after a test runner resets its module registry, gets its own): registers `state.tape`
+/// (Float64Array), `state.out` (the first output slab, an ArrayBuffer), `state.input`
+/// (Uint8Array) and `state.makeError`, and returns `{ compile, setTape }` bound to it.
 unsafe extern "C" fn init(env: napi_env, info: sys::napi_callback_info) -> napi_value {
-    // SAFETY: called by N-API with a live env and info; data is our boxed Rc<Shared>.
+    // SAFETY: called by N-API with a live env and info; every value used is the argument
+    // or made here.
     unsafe {
-        let ([state], _, data) = args::<1>(env, info);
-        let shared = &*(data as *const Rc<RefCell<Shared>>);
-        let mut sh = shared.borrow_mut();
+        let ([state], _, _) = args::<1>(env, info);
+        let mut sh = Shared {
+            state: ptr::null_mut(),
+            make_error: ptr::null_mut(),
+            tape: Registered::EMPTY,
+            slab: Registered::EMPTY,
+            slab_pos: 0,
+            input: Registered::EMPTY,
+            writer: Writer::new(),
+            units: Vec::new(),
+            text: TextBuffer::new(),
+        };
         let get = |name: &str| {
             let mut v = ptr::null_mut();
             sys::napi_get_named_property(env, state, cstr(name).as_ptr(), &mut v);
@@ -349,26 +346,37 @@ unsafe extern "C" fn init(env: napi_env, info: sys::napi_callback_info) -> napi_
         };
         let (tape, out, input, make_error) =
             (get("tape"), get("out"), get("input"), get("makeError"));
-        let sh = &mut *sh;
+        sys::napi_create_reference(env, state, 1, &mut sh.state);
+        sys::napi_create_reference(env, make_error, 1, &mut sh.make_error);
         if !register(env, &mut sh.tape, tape, TypedarrayType::float64_array)
             || !register_arraybuffer(env, &mut sh.slab, out)
             || !register(env, &mut sh.input, input, TypedarrayType::uint8_array)
         {
             return throw_internal(
                 env,
-                sh,
+                &sh,
                 "init: state.tape must be a Float64Array, state.out an ArrayBuffer, state.input a Uint8Array",
             );
         }
-        sh.slab_pos = 0;
-        for (slot, value) in [(&mut sh.state, state), (&mut sh.make_error, make_error)] {
-            if !slot.is_null() {
-                sys::napi_delete_reference(env, *slot);
-            }
-            sys::napi_create_reference(env, value, 1, slot);
+        let shared = Rc::new(RefCell::new(sh));
+        let mut obj = ptr::null_mut();
+        sys::napi_create_object(env, &mut obj);
+        for (name, cb) in [
+            (&b"compile"[..], compile as Callback),
+            (b"setTape", set_tape),
+        ] {
+            let data = Box::into_raw(Box::new(shared.clone())) as *mut c_void;
+            // The function owns one Rc clone through `data`; the finalizer drops it.
+            let f = create_function(env, name, cb, data, Some(drop_boxed::<Rc<RefCell<Shared>>>));
+            sys::napi_set_named_property(
+                env,
+                obj,
+                cstr(std::str::from_utf8(name).unwrap_or("?")).as_ptr(),
+                f,
+            );
         }
+        obj
     }
-    ptr::null_mut()
 }
 
 /// `setTape(float64Array)`: JS grew the tape while marshalling a large value.
@@ -584,8 +592,9 @@ unsafe fn is_undefined(env: napi_env, value: napi_value) -> bool {
 }
 
 /// `encode(...strings, ...blobs)` or `encode(allStrings, blobArray)` after JS wrote the
-/// tape: returns the byte length written into `state.out`, or a new Buffer when the
-/// message is larger than `state.out`.
+/// tape: returns where the message was written in the slab `state.out`, packed as
+/// `offset << SLAB_OFFSET_SHIFT | length`, or a new Buffer for a message too large for
+/// slabs.
 /// `N` is the number of arguments read: asking N-API for more than were passed makes it
 /// fill the rest with `undefined`, which showed as ~20% of a Person encode.
 unsafe extern "C" fn encode<const N: usize>(
@@ -663,7 +672,6 @@ unsafe extern "C" fn encode<const N: usize>(
                 &mut result,
             );
         } else {
-            // index.js mirrors this rule (`place`): same position, same roll-over test.
             if sh.slab_pos + n > sh.slab.len && !new_slab(env, sh) {
                 return throw_internal(env, sh, "encode: cannot allocate an output slab");
             }
@@ -677,8 +685,9 @@ unsafe extern "C" fn encode<const N: usize>(
             } else {
                 ptr::copy_nonoverlapping(src.as_ptr(), dst, n);
             }
+            let packed = (sh.slab_pos << SLAB_OFFSET_SHIFT) | n;
             sh.slab_pos += n;
-            sys::napi_create_uint32(env, n as u32, &mut result);
+            sys::napi_create_uint32(env, packed as u32, &mut result);
         }
         if n > KEEP_SCRATCH {
             sh.writer.clear();
@@ -775,8 +784,8 @@ unsafe fn decode_bytes(
     }
 }
 
-/// Starts a new output slab and sets it as `state.out`, where index.js picks it up when
-/// its copy of the position rolls over.
+/// Starts a new output slab and sets it as `state.out`, where lib/runtime.js finds the
+/// messages written from then on.
 ///
 /// # Safety
 /// `env` must be live.
