@@ -157,7 +157,11 @@ impl TextBuffer {
             }
             return Ok(bytes.len());
         }
-        if simdutf8::basic::from_utf8(bytes).is_err() {
+        // Long strings are validated by simdutf8 first, whose SIMD pays from 64 bytes;
+        // short ones are checked while they are transcoded, which saves a pass (and a
+        // call into `std::str::from_utf8`, which simdutf8 itself uses below 64 bytes).
+        let checked = bytes.len() < 64;
+        if !checked && simdutf8::basic::from_utf8(bytes).is_err() {
             return Err(Error::malformed(offset, Fault::BadUtf8));
         }
         let before = self.len();
@@ -169,7 +173,14 @@ impl TextBuffer {
             }
             self.widen();
         }
-        push_utf16(&mut self.utf16, rest);
+        let valid = if checked {
+            push_utf16::<true>(&mut self.utf16, rest)
+        } else {
+            push_utf16::<false>(&mut self.utf16, rest)
+        };
+        if !valid {
+            return Err(Error::malformed(offset, Fault::BadUtf8));
+        }
         Ok(self.len() - before)
     }
 
@@ -182,8 +193,11 @@ impl TextBuffer {
             if b < 0x80 {
                 self.latin1.push(b);
                 i += 1;
-            } else if b == 0xc2 || b == 0xc3 {
-                // Two-byte sequences with these leads are exactly U+0080..U+00FF.
+            } else if (b == 0xc2 || b == 0xc3)
+                && bytes.get(i + 1).is_some_and(|&c| c & 0xc0 == 0x80)
+            {
+                // Two-byte sequences with these leads are exactly U+0080..U+00FF. Anything
+                // else, malformed sequences included, is left to `push_utf16`.
                 self.latin1.push(((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f));
                 i += 2;
             } else {
@@ -203,8 +217,17 @@ impl TextBuffer {
     }
 }
 
-/// Appends valid UTF-8 `bytes` (checked by the caller) to `out` as UTF-16.
-fn push_utf16(out: &mut Vec<u16>, bytes: &[u8]) {
+/// A continuation byte: 10xxxxxx.
+#[inline(always)]
+fn cont(b: u8) -> bool {
+    b & 0xc0 == 0x80
+}
+
+/// Appends UTF-8 `bytes` to `out` as UTF-16. With `CHECKED`, each sequence is validated
+/// as it is read (Unicode's table 3-7: no overlong forms, no surrogates, nothing above
+/// U+10FFFF) and the result is false at the first invalid one; without it, the caller
+/// has validated `bytes` (simdutf8) and the result is always true.
+fn push_utf16<const CHECKED: bool>(out: &mut Vec<u16>, bytes: &[u8]) -> bool {
     // UTF-16 never needs more units than UTF-8 has bytes, so one reservation covers the
     // whole string and the loop writes without capacity checks (`extend` of
     // `str::encode_utf16` was ~40% of a unicodePerson decode).
@@ -212,36 +235,66 @@ fn push_utf16(out: &mut Vec<u16>, bytes: &[u8]) {
     let start = out.len();
     let n = bytes.len();
     let src = bytes.as_ptr();
+    let mut i = 0;
+    let mut o = 0;
     // SAFETY: `dst` points at `bytes.len()` reserved units; each char of k bytes yields at
-    // most k units (a 4-byte one yields 2), so writes stay below `start + n`. Every read
-    // index is below `n`: the caller validated `bytes` as UTF-8 (simdutf8), so the lead
-    // byte of a k-byte char is followed by k - 1 bytes. `set_len` covers the units written.
-    unsafe {
+    // most k units (a 4-byte one yields 2), so writes stay below `start + n`. Reads: a
+    // k-byte sequence is read only when its k bytes are there, which `CHECKED` tests
+    // before reading and the caller's UTF-8 validation guarantees otherwise. `set_len`
+    // covers exactly the units written, also when a check fails midway.
+    let valid = unsafe {
         let dst = out.as_mut_ptr().add(start);
-        let mut i = 0;
-        let mut o = 0;
-        while i < n {
-            let b = *src.add(i) as u32;
+        let byte = |k: usize| *src.add(k);
+        loop {
+            if i >= n {
+                break true;
+            }
+            let b = byte(i);
             if b < 0x80 {
                 *dst.add(o) = b as u16;
                 i += 1;
                 o += 1;
             } else if b < 0xe0 {
-                *dst.add(o) = (((b & 0x1f) << 6) | (*src.add(i + 1) as u32 & 0x3f)) as u16;
+                if CHECKED && (b < 0xc2 || i + 1 >= n || !cont(byte(i + 1))) {
+                    break false;
+                }
+                *dst.add(o) = (((b as u32 & 0x1f) << 6) | (byte(i + 1) as u32 & 0x3f)) as u16;
                 i += 2;
                 o += 1;
             } else if b < 0xf0 {
-                let c = ((b & 0x0f) << 12)
-                    | ((*src.add(i + 1) as u32 & 0x3f) << 6)
-                    | (*src.add(i + 2) as u32 & 0x3f);
+                if CHECKED {
+                    if i + 2 >= n || !cont(byte(i + 2)) {
+                        break false;
+                    }
+                    let c1 = byte(i + 1);
+                    let lo = if b == 0xe0 { 0xa0 } else { 0x80 };
+                    let hi = if b == 0xed { 0x9f } else { 0xbf };
+                    if c1 < lo || c1 > hi {
+                        break false;
+                    }
+                }
+                let c = ((b as u32 & 0x0f) << 12)
+                    | ((byte(i + 1) as u32 & 0x3f) << 6)
+                    | (byte(i + 2) as u32 & 0x3f);
                 *dst.add(o) = c as u16;
                 i += 3;
                 o += 1;
             } else {
-                let c = ((b & 0x07) << 18)
-                    | ((*src.add(i + 1) as u32 & 0x3f) << 12)
-                    | ((*src.add(i + 2) as u32 & 0x3f) << 6)
-                    | (*src.add(i + 3) as u32 & 0x3f);
+                if CHECKED {
+                    if b > 0xf4 || i + 3 >= n || !cont(byte(i + 2)) || !cont(byte(i + 3)) {
+                        break false;
+                    }
+                    let c1 = byte(i + 1);
+                    let lo = if b == 0xf0 { 0x90 } else { 0x80 };
+                    let hi = if b == 0xf4 { 0x8f } else { 0xbf };
+                    if c1 < lo || c1 > hi {
+                        break false;
+                    }
+                }
+                let c = ((b as u32 & 0x07) << 18)
+                    | ((byte(i + 1) as u32 & 0x3f) << 12)
+                    | ((byte(i + 2) as u32 & 0x3f) << 6)
+                    | (byte(i + 3) as u32 & 0x3f);
                 let c = c - 0x10000;
                 *dst.add(o) = (0xd800 + (c >> 10)) as u16;
                 *dst.add(o + 1) = (0xdc00 + (c & 0x3ff)) as u16;
@@ -249,8 +302,10 @@ fn push_utf16(out: &mut Vec<u16>, bytes: &[u8]) {
                 o += 2;
             }
         }
-        out.set_len(start + o);
-    }
+    };
+    // SAFETY: the loop above initialised `o` units after `start`.
+    unsafe { out.set_len(start + o) };
+    valid
 }
 
 #[cfg(test)]
@@ -339,6 +394,44 @@ mod tests {
                         };
                         assert_eq!(got, units(&s), "{s:?}");
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn short_and_long_strings_accept_exactly_what_std_accepts() {
+        // Every 1- to 3-byte sequence, alone (checked while transcoding) and padded past 64
+        // bytes (validated by simdutf8), must be accepted exactly when std accepts it.
+        let pad = "a".repeat(70);
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for a in 0..=255u8 {
+            cases.push(vec![a]);
+            for b in [0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff] {
+                cases.push(vec![a, b]);
+                for c in [0x80, 0xbf, 0xc0] {
+                    cases.push(vec![a, b, c]);
+                    cases.push(vec![a, b, c, 0x80]);
+                }
+            }
+        }
+        for case in cases {
+            let valid = std::str::from_utf8(&case).is_ok();
+            for padded in [case.clone(), [pad.as_bytes(), &case].concat()] {
+                let mut t = TextBuffer::new();
+                let got = t.push_utf8(&padded, 0);
+                assert_eq!(got.is_ok(), valid, "{padded:02x?}");
+                if let Ok(units) = got {
+                    let want: Vec<u16> = std::str::from_utf8(&padded)
+                        .unwrap()
+                        .encode_utf16()
+                        .collect();
+                    assert_eq!(units, want.len());
+                    let text: Vec<u16> = match t.text() {
+                        Text::Latin1(l) => l.iter().map(|&x| x as u16).collect(),
+                        Text::Utf16(u) => u.to_vec(),
+                    };
+                    assert_eq!(text, want, "{padded:02x?}");
                 }
             }
         }
