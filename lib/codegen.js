@@ -4,7 +4,7 @@
 // encoder; `decode(bytes)` calls the native decoder and builds the result from the tape.
 // Each schema gets its own functions, so V8 sees one object shape per property access.
 
-const { INTEGER_TEST, expected, staticSlots, INHERITED, SMALL_INPUT } = require('./plan');
+const { INTEGER_TEST, expected, staticSlots, INHERITED, SMALL_INPUT, KEEP_TAPE_SLOTS } = require('./plan');
 const { pathKey } = require('./errors');
 
 // A path as generated code: static text and loop variables, rendered as a JS expression
@@ -163,7 +163,12 @@ function generate(descriptor, layout) {
         dec.push(`const ${v} = T[i++] !== 0;`);
         break;
       case 'string':
-        dec.push(`const ${v} = S.slice(p, p += T[i++]);`);
+        // A message with one string field (outside arrays) gets that string whole: no slice.
+        dec.push(
+          layout.positional && layout.strings === 1
+            ? `const ${v} = S; i++;`
+            : `const ${v} = S.slice(p, p += T[i++]);`,
+        );
         break;
       case 'bytes':
         dec.push(`const ${v} = rt.copyBytes(bytes, T[i++], T[i++]);`);
@@ -227,7 +232,7 @@ function marshal(v) {
     return nat.encode(${args.join(', ')});
   } finally {
     st.busy = false;
-    if (T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
+    if (T.length > ${KEEP_TAPE_SLOTS}) rt.shrink();
   }
 }
 function decode(bytes) {
@@ -243,10 +248,11 @@ function decode(bytes) {
     S = nat.decode(bytes);
   }
   const T = st.tape;
+  // A tape grown for a huge message is given back now: T keeps it until we return.
+  if (T.length > ${KEEP_TAPE_SLOTS}) rt.shrink();
   let i = 0;
   let p = 0;
   ${dec.join('\n  ')}
-  if (T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
   return ${result};
 }
 function encode(v) {

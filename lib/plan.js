@@ -115,9 +115,13 @@ function argumentLayout(d) {
 // code to look into a caller's Uint8Array.
 const SMALL_INPUT = 24;
 
+// A tape grown past this many slots (2 MiB) is given back after the call that needed
+// it, so one huge message does not pin its tape for the life of the process.
+const KEEP_TAPE_SLOTS = 1 << 18;
+
 // Names that plain objects inherit from Object.prototype: a field with one of these names
 // is read only as an own property, so a missing optional `toString` is absent, not a
 // function, and `__proto__` never reaches the prototype.
 const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
 
-module.exports = { INTEGER_TEST, isInteger, expected, staticSlots, argumentLayout, INHERITED, MAX_ARGS, SMALL_INPUT };
+module.exports = { INTEGER_TEST, isInteger, expected, staticSlots, argumentLayout, INHERITED, MAX_ARGS, SMALL_INPUT, KEEP_TAPE_SLOTS };

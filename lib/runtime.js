@@ -4,7 +4,7 @@
 
 const path = require('node:path');
 const { ShornError, makeError, invalid, describe, pathKey } = require('./errors');
-const { SMALL_INPUT } = require('./plan');
+const { SMALL_INPUT, KEEP_TAPE_SLOTS } = require('./plan');
 
 const addon = require(path.join(__dirname, '..', 'shorn.node'));
 
@@ -41,9 +41,7 @@ function grow(T, need) {
   return t;
 }
 
-// A tape grown past this many slots (2 MiB) is given back after the call that needed
-// it, so one huge message does not pin its tape for the life of the process.
-const KEEP_TAPE_SLOTS = 1 << 18;
+// Called after a call whose tape grew past KEEP_TAPE_SLOTS (lib/plan.js).
 function shrink() {
   state.tape = newTape(TAPE_SLOTS);
   native.setTape(state.tape);
@@ -148,7 +146,6 @@ function defineOwn(o, key, value) {
 module.exports = {
   native,
   state,
-  KEEP_TAPE_SLOTS,
   shrink,
   SMALL_INPUT,
   grow,
