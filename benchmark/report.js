@@ -17,7 +17,8 @@ function formatCount(x) {
 
 const formatRatio = (x) => `${x.toFixed(2)}x`;
 const formatMB = (x) => x.toFixed(1);
-const formatMicros = (us) => (us >= 1000 ? `${(us / 1000).toPrecision(3)} ms` : `${us.toPrecision(3)} µs`);
+// Rounded first, so 999.7 µs prints as 1.00 ms, not 1.00e+3 µs.
+const formatMicros = (us) => (Number(us.toPrecision(3)) >= 1000 ? `${(us / 1000).toPrecision(3)} ms` : `${us.toPrecision(3)} µs`);
 
 function table(header, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;

@@ -274,12 +274,32 @@ unsafe fn register<T>(
     value: napi_value,
     elem: sys::napi_typedarray_type,
 ) -> bool {
+    // SAFETY: per this function's contract.
+    match unsafe { typed_array(env, value) } {
+        Some((kind, data, len)) if kind == elem && !data.is_null() => {
+            // SAFETY: `data` and `len` describe `value`'s memory.
+            unsafe { slot.replace(env, value, data.cast(), len) };
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Kind, data pointer and element count of a typed array, or None if `value` is not one.
+///
+/// # Safety
+/// `env` must be live and `value` a value of it.
+#[inline(always)]
+unsafe fn typed_array(
+    env: napi_env,
+    value: napi_value,
+) -> Option<(sys::napi_typedarray_type, *mut c_void, usize)> {
     let mut kind = 0;
     let mut len = 0;
     let mut data = ptr::null_mut();
     // SAFETY: out-pointers are valid locals; a non-typed-array gives an error status.
-    unsafe {
-        if sys::napi_get_typedarray_info(
+    let status = unsafe {
+        sys::napi_get_typedarray_info(
             env,
             value,
             &mut kind,
@@ -287,15 +307,9 @@ unsafe fn register<T>(
             &mut data,
             ptr::null_mut(),
             ptr::null_mut(),
-        ) != Status::napi_ok
-            || kind != elem
-            || data.is_null()
-        {
-            return false;
-        }
-        slot.replace(env, value, data.cast(), len);
-    }
-    true
+        )
+    };
+    (status == Status::napi_ok).then_some((kind, data, len))
 }
 
 /// # Safety
@@ -555,29 +569,16 @@ unsafe fn append_units(env: napi_env, value: napi_value, units: &mut Vec<u16>) -
 /// (no JS runs during it, so the array can be neither freed nor detached meanwhile).
 #[inline(always)]
 unsafe fn uint8_array<'a>(env: napi_env, value: napi_value) -> Option<&'a [u8]> {
-    let mut kind = 0;
-    let mut len = 0;
-    let mut data = ptr::null_mut();
-    // SAFETY: out-pointers are valid locals; V8 reports data and length of the view.
-    unsafe {
-        if sys::napi_get_typedarray_info(
-            env,
-            value,
-            &mut kind,
-            &mut len,
-            &mut data,
-            ptr::null_mut(),
-            ptr::null_mut(),
-        ) != Status::napi_ok
-            || kind != TypedarrayType::uint8_array
-        {
-            return None;
-        }
-        if len == 0 || data.is_null() {
-            return Some(&[]);
-        }
-        Some(std::slice::from_raw_parts(data as *const u8, len))
+    // SAFETY: per this function's contract.
+    let (kind, data, len) = unsafe { typed_array(env, value) }?;
+    if kind != TypedarrayType::uint8_array {
+        return None;
     }
+    if len == 0 || data.is_null() {
+        return Some(&[]);
+    }
+    // SAFETY: V8 reports `len` bytes at `data` for this view, alive for the callback.
+    Some(unsafe { std::slice::from_raw_parts(data as *const u8, len) })
 }
 
 /// # Safety
