@@ -224,15 +224,18 @@ function marshal(v) {
   if (st.busy) return rt.reenter(marshal, v);
   st.busy = true;
   let T = st.tape;
+  let i = 0;
   try {
-    let i = 0;
     if (T.length < ${minimum}) T = rt.grow(T, ${minimum});
     ${decls.join('\n    ')}
     ${enc.join('\n    ')}
     return nat.encode(${args.join(', ')});
   } finally {
     st.busy = false;
-    if (T.length > ${KEEP_TAPE_SLOTS}) rt.shrink();
+    // A tape grown for a huge message is kept while messages that large keep coming, and
+    // given back after the first call that needs less than a quarter of it. (Decode does
+    // the same natively: src/binding.rs, decode_bytes.)
+    if (T.length > ${KEEP_TAPE_SLOTS} && i * 4 < T.length) rt.shrink();
   }
 }
 function decode(bytes) {
@@ -248,8 +251,6 @@ function decode(bytes) {
     S = nat.decode(bytes);
   }
   const T = st.tape;
-  // A tape grown for a huge message is given back now: T keeps it until we return.
-  if (T.length > ${KEEP_TAPE_SLOTS}) rt.shrink();
   let i = 0;
   let p = 0;
   ${dec.join('\n  ')}

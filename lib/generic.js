@@ -121,7 +121,7 @@ function build(descriptor, layout, nat, rt) {
       return nat.encode(...c.strings, ...c.blobs);
     } finally {
       st.busy = false;
-      if (c.T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
+      if (c.T.length > rt.KEEP_TAPE_SLOTS && c.i * 4 < c.T.length) rt.shrink();
     }
   }
 
@@ -196,7 +196,6 @@ function build(descriptor, layout, nat, rt) {
       } finally {
         bytesIn = undefined;
         S = undefined;
-        if (T.length > rt.KEEP_TAPE_SLOTS) rt.shrink();
       }
     };
   }

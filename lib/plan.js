@@ -115,8 +115,10 @@ function argumentLayout(d) {
 // code to look into a caller's Uint8Array.
 const SMALL_INPUT = 24;
 
-// A tape grown past this many slots (2 MiB) is given back after the call that needed
-// it, so one huge message does not pin its tape for the life of the process.
+// A tape grown past this many slots (2 MiB) is given back once a call needs less than a
+// quarter of it, so one huge message does not pin its tape for the life of the process,
+// while a stream of huge messages does not reallocate it every time. Same value as
+// KEEP_TAPE_SLOTS in src/binding.rs.
 const KEEP_TAPE_SLOTS = 1 << 18;
 
 // Names that plain objects inherit from Object.prototype: a field with one of these names

@@ -9,7 +9,7 @@ const { SMALL_INPUT, KEEP_TAPE_SLOTS } = require('./plan');
 const addon = require(path.join(__dirname, '..', 'shorn.node'));
 
 // 32 KiB of tape covers messages up to a few thousand fields; larger ones grow it.
-const TAPE_SLOTS = 4096;
+const TAPE_SLOTS = 4096; // src/binding.rs has the same (TAPE_SLOTS)
 // The first output slab; the native side makes the next ones (src/binding.rs, SLAB_BYTES).
 const SLAB_BYTES = 64 * 1024;
 

@@ -25,9 +25,16 @@ use crate::schema::{Limits, Schema};
 /// fit (or vary in number) gets them as one concatenated string and one array instead.
 const MAX_ARGS: usize = 16;
 
-/// Scratch memory above this is released after the call, so one huge message does not
-/// pin it for the life of the process.
+/// Scratch memory above this is released once a call uses less than a quarter of it, so
+/// one huge message does not pin it for the life of the process, and a stream of huge
+/// messages does not reallocate it on every call.
 const KEEP_SCRATCH: usize = 1 << 20;
+
+/// Whether scratch of `capacity` that this call filled to `used` should be released.
+#[inline]
+fn idle(capacity: usize, used: usize) -> bool {
+    capacity > KEEP_SCRATCH && used < capacity / 4
+}
 
 /// A JS ArrayBuffer registered with the addon: a strong reference keeps it alive, so its
 /// data pointer stays valid; it is private to index.js, so nobody can detach it.
@@ -85,6 +92,13 @@ struct Shared {
     units: Vec<u16>,
     text: TextBuffer,
 }
+
+/// A tape grown past this many slots is given back once a call needs less than a quarter
+/// of it (same value as KEEP_TAPE_SLOTS in lib/plan.js, which does this for encode).
+const KEEP_TAPE_SLOTS: usize = 1 << 18;
+
+/// The tape JS starts with (lib/runtime.js, TAPE_SLOTS).
+const TAPE_SLOTS: usize = 4096;
 
 /// Size of each output slab; index.js reads the size from the ArrayBuffer itself.
 const SLAB_BYTES: usize = 64 * 1024;
@@ -690,11 +704,11 @@ unsafe extern "C" fn encode<const N: usize>(
             sh.slab_pos += n;
             sys::napi_create_uint32(env, packed as u32, &mut result);
         }
-        if n > KEEP_SCRATCH {
+        if idle(sh.writer.capacity(), n) {
             sh.writer.clear();
             sh.writer.shrink_to(KEEP_SCRATCH);
         }
-        if sh.units.capacity() > KEEP_SCRATCH {
+        if idle(sh.units.capacity(), sh.units.len()) {
             sh.units = Vec::new();
         }
         result
@@ -750,13 +764,22 @@ unsafe fn decode_bytes(
 ) -> napi_value {
     // SAFETY: the tape pointer is kept alive by its reference (see `Registered`).
     unsafe {
+        // A message takes at most two slots per byte (a `bytes` value: offset and length
+        // for a length of at least one byte; everything else one slot for at least one
+        // byte), so a tape over 8 slots per input byte is more than 4x what this call needs.
+        if sh.tape.len > KEEP_TAPE_SLOTS
+            && sh.tape.len / 8 > bytes.len()
+            && !replace_tape(env, sh, TAPE_SLOTS)
+        {
+            return throw_internal(env, sh, "decode: cannot replace the tape");
+        }
         let tape = std::slice::from_raw_parts_mut(sh.tape.ptr, sh.tape.len);
         let needed = match codec::decode(schema, bytes, tape, &mut sh.text) {
             Ok(n) => n,
             Err(e) => return throw_codec(env, sh, &e),
         };
         if needed > sh.tape.len {
-            if !grow_tape(env, sh, needed) {
+            if !replace_tape(env, sh, needed.max(sh.tape.len * 2)) {
                 return throw_internal(env, sh, "decode: cannot grow the tape");
             }
             let tape = std::slice::from_raw_parts_mut(sh.tape.ptr, sh.tape.len);
@@ -778,7 +801,7 @@ unsafe fn decode_bytes(
                 sys::napi_create_string_utf16(env, u.as_ptr(), u.len() as isize, &mut result);
             }
         }
-        if sh.text.len() > KEEP_SCRATCH {
+        if idle(sh.text.capacity(), sh.text.len()) {
             sh.text = TextBuffer::new();
         }
         result
@@ -809,13 +832,12 @@ unsafe fn new_slab(env: napi_env, sh: &mut Shared) -> bool {
     }
 }
 
-/// Replaces `state.tape` with a Float64Array of at least `needed` slots.
+/// Replaces `state.tape` with a new Float64Array of `slots` slots.
 ///
 /// # Safety
 /// `env` must be live.
 #[cold]
-unsafe fn grow_tape(env: napi_env, sh: &mut Shared, needed: usize) -> bool {
-    let slots = needed.max(sh.tape.len * 2);
+unsafe fn replace_tape(env: napi_env, sh: &mut Shared, slots: usize) -> bool {
     // SAFETY: values made here live in this callback's scope; `register` keeps the new
     // tape alive and releases the old one.
     unsafe {

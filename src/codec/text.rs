@@ -128,18 +128,17 @@ impl TextBuffer {
         self.len() == 0
     }
 
+    /// Units of memory held (both forms).
+    pub fn capacity(&self) -> usize {
+        self.latin1.capacity() + self.utf16.capacity()
+    }
+
     pub fn text(&self) -> Text<'_> {
         if self.wide {
             Text::Utf16(&self.utf16)
         } else {
             Text::Latin1(&self.latin1)
         }
-    }
-
-    /// Drops capacity beyond `keep` units, so one huge message does not pin memory.
-    pub fn shrink_to(&mut self, keep: usize) {
-        self.latin1.shrink_to(keep);
-        self.utf16.shrink_to(keep);
     }
 
     /// Validates `bytes` as UTF-8 and appends them; returns the number of UTF-16 units

@@ -24,6 +24,11 @@ impl Writer {
     }
 
     #[inline]
+    pub fn capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.buf.is_empty()
     }
