@@ -1,0 +1,156 @@
+//! Hostile input, deterministically: random bytes and mutated golden vectors, decoded with
+//! every golden schema. A decode may fail (with a decode error code) or succeed, and then
+//! the value must encode back to exactly the same bytes (one value, one encoding). It must
+//! never panic, loop or allocate without bound. The JS suite runs the same idea through
+//! the addon (__test__/random.test.js).
+
+use shorn::schema::{json::Json, Limits, Schema};
+use shorn::value::{decode_value, encode_value, from_hex, Value};
+
+const DECODE_CODES: [&str; 4] = [
+    "ERR_SHORN_TRUNCATED",
+    "ERR_SHORN_TRAILING",
+    "ERR_SHORN_MALFORMED",
+    "ERR_SHORN_LIMIT",
+];
+
+/// xorshift64*: small, seeded, good enough to spread bytes.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn byte(&mut self) -> u8 {
+        // Skewed towards the bytes that steer a decoder: 0, 1, small lengths, varint
+        // continuation bits, UTF-8 leads.
+        const INTERESTING: [u8; 12] = [0, 1, 2, 3, 0x7f, 0x80, 0xc3, 0xe2, 0xf0, 0xff, 0x0f, 0x20];
+        if self.next() % 2 == 0 {
+            INTERESTING[self.below(INTERESTING.len())]
+        } else {
+            self.next() as u8
+        }
+    }
+}
+
+fn cases() -> Vec<(Schema, Vec<u8>)> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden.json"))
+        .expect("golden.json");
+    let doc = Json::parse(&text).expect("golden.json is JSON");
+    let Some(Json::Array(vectors)) = doc.get("vectors") else {
+        panic!("no vectors")
+    };
+    vectors
+        .iter()
+        .map(|v| {
+            let schema = Schema::from_json(v.get("schema").expect("schema"), Limits::default())
+                .expect("schema");
+            let hex = v.get("hex").and_then(Json::as_str).expect("hex");
+            (schema, from_hex(hex).expect("hex"))
+        })
+        .collect()
+}
+
+fn check(schema: &Schema, bytes: &[u8]) {
+    match decode_value(schema, bytes) {
+        Ok(value) => {
+            let again = encode_value(schema, &value).unwrap_or_else(|e| {
+                panic!("{bytes:02x?} decoded to {value:?}, which does not encode: {e}")
+            });
+            // The one exception to "one value, one encoding" (docs/FORMAT.md): a NaN keeps its
+            // value, not its payload bits.
+            if !has_nan(&value) {
+                assert_eq!(
+                    again, bytes,
+                    "{bytes:02x?} decoded to {value:?}, which encodes differently"
+                );
+            }
+            let back = decode_value(schema, &again).expect("re-decode");
+            assert!(back.same(&value), "{bytes:02x?}");
+        }
+        Err(e) => assert!(
+            DECODE_CODES.contains(&e.code()),
+            "{bytes:02x?}: unexpected {}",
+            e.code()
+        ),
+    }
+}
+
+fn has_nan(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.is_nan(),
+        Value::Array(items) => items.iter().any(has_nan),
+        Value::Object(members) => members.iter().any(|(_, v)| has_nan(v)),
+        _ => false,
+    }
+}
+
+#[test]
+fn random_bytes_decode_or_fail_cleanly() {
+    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    for (schema, _) in cases() {
+        for _ in 0..10_000 {
+            let len = rng.below(24);
+            let bytes: Vec<u8> = (0..len).map(|_| rng.byte()).collect();
+            check(&schema, &bytes);
+        }
+    }
+}
+
+#[test]
+fn mutated_vectors_decode_or_fail_cleanly() {
+    let mut rng = Rng(0x0dd_ba11_cafe_f00d);
+    for (schema, vector) in cases() {
+        for _ in 0..10_000 {
+            let mut bytes = vector.clone();
+            for _ in 0..1 + rng.below(3) {
+                match rng.below(4) {
+                    0 if !bytes.is_empty() => {
+                        let at = rng.below(bytes.len());
+                        bytes[at] = rng.byte();
+                    }
+                    1 if !bytes.is_empty() => {
+                        let at = rng.below(bytes.len());
+                        bytes[at] ^= 1 << rng.below(8);
+                    }
+                    2 => {
+                        let at = rng.below(bytes.len() + 1);
+                        bytes.insert(at, rng.byte());
+                    }
+                    _ if !bytes.is_empty() => {
+                        bytes.remove(rng.below(bytes.len()));
+                    }
+                    _ => {}
+                }
+            }
+            check(&schema, &bytes);
+        }
+    }
+}
+
+#[test]
+fn absurd_counts_in_short_inputs_allocate_nothing_large() {
+    // Each declares far more items than its few bytes could hold; the decoder must refuse
+    // before reserving anything (a huge reservation would abort the test process).
+    let schema = Schema::compile(
+        r#"{"type":"array","items":{"type":"array","items":{"type":"string"}}}"#,
+        Limits::default(),
+    )
+    .expect("schema");
+    for bytes in [
+        &[0xff, 0xff, 0xff, 0x3f][..],
+        &[0x01, 0xff, 0xff, 0xff, 0x3f],
+        &[0x80, 0x80, 0x80, 0x40, 0x00],
+    ] {
+        let err = decode_value(&schema, bytes).expect_err("must fail");
+        assert!(DECODE_CODES.contains(&err.code()), "{}", err.code());
+    }
+}
