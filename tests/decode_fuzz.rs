@@ -33,7 +33,7 @@ impl Rng {
         // Skewed towards the bytes that steer a decoder: 0, 1, small lengths, varint
         // continuation bits, UTF-8 leads.
         const INTERESTING: [u8; 12] = [0, 1, 2, 3, 0x7f, 0x80, 0xc3, 0xe2, 0xf0, 0xff, 0x0f, 0x20];
-        if self.next() % 2 == 0 {
+        if self.next().is_multiple_of(2) {
             INTERESTING[self.below(INTERESTING.len())]
         } else {
             self.next() as u8
