@@ -3,6 +3,7 @@
 // a fresh build of the addon, the TypeScript declarations, then the JS tests.
 
 const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
@@ -13,8 +14,18 @@ const steps = [
   ['cargo test', 'cargo', ['test']],
   ['build addon', process.execPath, [path.join(__dirname, 'build.js')]],
   ['typescript', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript')]],
-  ['node --test', process.execPath, ['--test', path.join(root, '__test__')]],
+  // Files, not the folder: Node 22+ reads `--test` arguments as globs, Node 20 as paths.
+  ['node --test', process.execPath, ['--test', ...testFiles()]],
 ];
+
+function testFiles() {
+  const dir = path.join(root, '__test__');
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
 
 for (const [name, command, args] of steps) {
   const started = Date.now();
