@@ -245,8 +245,9 @@ function decode(bytes) {
   let S;
   if (n <= ${SMALL_INPUT}) {
     const I = st.input;
-    for (let j = 0; j < n; j++) I[j] = bytes[j];
-    S = nat.decodeInput(n);
+    I[0] = n;
+    for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
+    S = nat.decodeInput();
   } else {
     S = nat.decode(bytes);
   }

@@ -182,8 +182,9 @@ function build(descriptor, layout, nat, rt) {
         // A loop, not `set`: `set` throws on a detached view, where the native side
         // reports the empty input as truncated like every other.
         const I = st.input;
-        for (let j = 0; j < n; j++) I[j] = bytes[j];
-        S = nat.decodeInput(n);
+        I[0] = n;
+        for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
+        S = nat.decodeInput();
       } else {
         S = nat.decode(bytes);
       }

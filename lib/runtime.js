@@ -22,7 +22,8 @@ function newTape(slots) {
 const state = {
   tape: newTape(TAPE_SLOTS),
   out: new ArrayBuffer(SLAB_BYTES),
-  input: new Uint8Array(new ArrayBuffer(SMALL_INPUT)),
+  // A small message to decode: its length, then its bytes (see src/binding.rs, decodeInput).
+  input: new Uint8Array(new ArrayBuffer(1 + SMALL_INPUT)),
   makeError,
   // True while an encoder is marshalling; a getter that encodes or decodes meanwhile gets
   // a tape of its own (see `reenter`).

@@ -732,22 +732,22 @@ unsafe extern "C" fn decode(env: napi_env, info: sys::napi_callback_info) -> nap
     }
 }
 
-/// `decodeInput(length)`: decodes the first `length` bytes of `state.input`, where JS
-/// copied a small message.
+/// `decodeInput()`: decodes the small message JS copied into `state.input`: its length in
+/// the first byte, its bytes after that. (Passing the length in the area, not as an
+/// argument, saves reading a JS number: ~4% of a Person decode.)
 unsafe extern "C" fn decode_input(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: as in `decode`; `state.input` is kept alive by its reference and only JS
-    // code in index.js writes it, never during this call.
+    // code in lib/ writes it, never during this call.
     unsafe {
-        let ([length], _, data) = args::<1>(env, info);
+        let ([], _, data) = args::<0>(env, info);
         let bound = &*(data as *const Bound);
         let mut guard = bound.shared.borrow_mut();
         let sh = &mut *guard;
-        let mut n = 0u32;
-        sys::napi_get_value_uint32(env, length, &mut n);
-        if n as usize > sh.input.len {
+        let area = std::slice::from_raw_parts(sh.input.ptr as *const u8, sh.input.len);
+        let n = area[0] as usize;
+        let Some(bytes) = area.get(1..1 + n) else {
             return throw_internal(env, sh, "decodeInput: length beyond the input area");
-        }
-        let bytes = std::slice::from_raw_parts(sh.input.ptr as *const u8, n as usize);
+        };
         decode_bytes(env, sh, &bound.schema, bytes)
     }
 }
