@@ -150,8 +150,13 @@ function generate(descriptor, layout) {
     if (layout.strings) decls.push(`let ${args.slice(0, layout.strings).map((a) => `${a} = ''`).join(', ')};`);
     if (layout.blobs) decls.push(`let ${args.slice(layout.strings).join(', ')};`);
   } else {
-    decls.push("let S = '';", 'const B = [];');
-    args.push('S', 'B');
+    // No byte-array fields, no array to allocate per call.
+    decls.push("let S = '';");
+    args.push('S');
+    if (layout.blobs) {
+      decls.push('const B = [];');
+      args.push('B');
+    }
   }
 
   // ---- decode ----

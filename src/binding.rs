@@ -121,7 +121,7 @@ const _: () = assert!(
 enum Args {
     /// `encode(s0, .., sN, b0, .., bM)`: a fixed number of each.
     Positional { strings: usize, blobs: usize },
-    /// `encode(allStrings, blobArray)`: any number, strings concatenated.
+    /// `encode(allStrings, blobArray?)`: any number, strings concatenated.
     Concatenated,
 }
 
@@ -606,7 +606,7 @@ unsafe fn is_undefined(env: napi_env, value: napi_value) -> bool {
     }
 }
 
-/// `encode(...strings, ...blobs)` or `encode(allStrings, blobArray)` after JS wrote the
+/// `encode(...strings, ...blobs)` or `encode(allStrings, blobArray?)` after JS wrote the
 /// tape: returns where the message was written in the slab `state.out`, packed as
 /// `offset << SLAB_OFFSET_SHIFT | length`, or a new Buffer for a message too large for
 /// slabs.
@@ -644,9 +644,13 @@ unsafe extern "C" fn encode<const N: usize>(
                 }
             }
             Args::Concatenated => {
-                ok = argc >= 2 && append_units(env, argv[0], &mut sh.units);
+                // The array of byte arrays is passed only by schemas that have bytes fields.
+                ok = argc >= 1 && append_units(env, argv[0], &mut sh.units);
                 let mut count = 0;
-                if ok && sys::napi_get_array_length(env, argv[1], &mut count) == Status::napi_ok {
+                if ok
+                    && argc >= 2
+                    && sys::napi_get_array_length(env, argv[1], &mut count) == Status::napi_ok
+                {
                     for i in 0..count {
                         let mut b = ptr::null_mut();
                         sys::napi_get_element(env, argv[1], i, &mut b);
