@@ -42,7 +42,8 @@ function grow(T, need) {
   return t;
 }
 
-// Called after a call whose tape grew past KEEP_TAPE_SLOTS (lib/plan.js).
+// Gives back a tape grown past KEEP_TAPE_SLOTS once a call needs under a quarter of it
+// (lib/plan.js).
 function shrink() {
   state.tape = newTape(TAPE_SLOTS);
   native.setTape(state.tape);
