@@ -224,6 +224,9 @@ function generate(descriptor, layout) {
   }
   const result = take(descriptor);
 
+  // In `marshal`'s finally: a tape grown for a huge message is kept while messages that
+  // large keep coming, and given back after the first call that needs less than a quarter
+  // of it (decode does the same natively: src/binding.rs, decode_bytes).
   const source = `'use strict';
 function marshal(v) {
   if (st.busy) return rt.reenter(marshal, v);
@@ -237,9 +240,6 @@ function marshal(v) {
     return nat.encode(${args.join(', ')});
   } finally {
     st.busy = false;
-    // A tape grown for a huge message is kept while messages that large keep coming, and
-    // given back after the first call that needs less than a quarter of it. (Decode does
-    // the same natively: src/binding.rs, decode_bytes.)
     if (T.length > ${KEEP_TAPE_SLOTS} && i * 4 < T.length) rt.shrink();
   }
 }
