@@ -114,7 +114,7 @@ export declare const t: {
   float64(): Float64Type;
   string(): StringType;
   bytes(): BytesType;
-  enum<const V extends readonly [string, ...string[]]>(values: V): EnumType<V[number]>;
+  enum<const V extends readonly string[]>(values: V): EnumType<V[number]>;
   array<I extends Descriptor>(items: I): ArrayType<I>;
   object<F extends Fields>(fields: F, options?: ObjectOptions): ObjectType<F>;
   optional<T extends Descriptor>(of: T): OptionalType<T>;

@@ -50,3 +50,9 @@ try {
 // Descriptors are JSON: the same after a round trip still compiles.
 const stored = JSON.parse(JSON.stringify(Person)) as typeof Person;
 compile(stored);
+
+// An enum from a runtime list (not a literal) still compiles, with `string` values.
+const kinds: string[] = ['click', 'view'];
+const Kind = compile(t.enum(kinds));
+const kind: string = Kind.decode(Kind.encode('click'));
+void kind;
