@@ -134,6 +134,27 @@ struct Bound {
 
 type Callback = unsafe extern "C" fn(napi_env, sys::napi_callback_info) -> napi_value;
 
+/// The shared state for one call. It is busy only if a call reaches here from JS that
+/// runs inside another call (say a user's `Error.prepareStackTrace` while an error is
+/// built); a panic across the FFI boundary would abort the process, so that is an error.
+///
+/// # Safety
+/// `env` must be the live env of the running callback.
+unsafe fn enter(env: napi_env, shared: &RefCell<Shared>) -> Option<std::cell::RefMut<'_, Shared>> {
+    let guard = shared.try_borrow_mut().ok();
+    if guard.is_none() {
+        // SAFETY: per this function's contract.
+        unsafe {
+            sys::napi_throw_error(
+                env,
+                c"ERR_SHORN_INVALID".as_ptr(),
+                c"shorn was called from inside one of its own native calls".as_ptr(),
+            )
+        };
+    }
+    guard
+}
+
 #[napi(module_exports)]
 pub fn module_exports(exports: Object, env: Env) -> napi::Result<()> {
     let raw_env = env.raw();
@@ -413,7 +434,9 @@ unsafe extern "C" fn set_tape(env: napi_env, info: sys::napi_callback_info) -> n
     unsafe {
         let ([tape], _, data) = args::<1>(env, info);
         let shared = &*(data as *const Rc<RefCell<Shared>>);
-        let mut sh = shared.borrow_mut();
+        let Some(mut sh) = enter(env, shared) else {
+            return ptr::null_mut();
+        };
         if !register(env, &mut sh.tape, tape, TypedarrayType::float64_array) {
             return throw_internal(env, &sh, "setTape: expected a Float64Array");
         }
@@ -463,7 +486,10 @@ unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> na
         let (argv, _, data) = args::<6>(env, info);
         let shared = &*(data as *const Rc<RefCell<Shared>>);
         let Some(descriptor) = get_string(env, argv[0]) else {
-            return throw_internal(env, &shared.borrow(), "compile: expected descriptor JSON");
+            let Some(sh) = enter(env, shared) else {
+                return ptr::null_mut();
+            };
+            return throw_internal(env, &sh, "compile: expected descriptor JSON");
         };
         let defaults = Limits::default();
         let limits = Limits {
@@ -473,7 +499,12 @@ unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> na
         };
         let schema = match Schema::compile(&descriptor, limits) {
             Ok(s) => s,
-            Err(e) => return throw_codec(env, &shared.borrow(), &e),
+            Err(e) => {
+                let Some(sh) = enter(env, shared) else {
+                    return ptr::null_mut();
+                };
+                return throw_codec(env, &sh, &e);
+            }
         };
         let mut strings = 0f64;
         sys::napi_get_value_double(env, argv[4], &mut strings);
@@ -622,7 +653,9 @@ unsafe extern "C" fn encode<const N: usize>(
     unsafe {
         let (argv, argc, data) = args::<N>(env, info);
         let bound = &*(data as *const Bound);
-        let mut guard = bound.shared.borrow_mut();
+        let Some(mut guard) = enter(env, &bound.shared) else {
+            return ptr::null_mut();
+        };
         let sh = &mut *guard;
         sh.units.clear();
         let mut blobs: Vec<&[u8]> = Vec::new();
@@ -727,7 +760,9 @@ unsafe extern "C" fn decode(env: napi_env, info: sys::napi_callback_info) -> nap
     unsafe {
         let ([input], _, data) = args::<1>(env, info);
         let bound = &*(data as *const Bound);
-        let mut guard = bound.shared.borrow_mut();
+        let Some(mut guard) = enter(env, &bound.shared) else {
+            return ptr::null_mut();
+        };
         let sh = &mut *guard;
         let Some(bytes) = uint8_array(env, input) else {
             return throw_internal(env, sh, "decode: expected a Uint8Array");
@@ -745,7 +780,9 @@ unsafe extern "C" fn decode_input(env: napi_env, info: sys::napi_callback_info) 
     unsafe {
         let ([], _, data) = args::<0>(env, info);
         let bound = &*(data as *const Bound);
-        let mut guard = bound.shared.borrow_mut();
+        let Some(mut guard) = enter(env, &bound.shared) else {
+            return ptr::null_mut();
+        };
         let sh = &mut *guard;
         let area = std::slice::from_raw_parts(sh.input.ptr as *const u8, sh.input.len);
         let n = area[0] as usize;
