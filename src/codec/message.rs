@@ -137,7 +137,8 @@ impl Encoder<'_, '_> {
             }
             Op::String => {
                 let len = v as usize;
-                let Some(units) = self.input.text.get(self.unit..self.unit + len) else {
+                let end = self.unit.checked_add(len).ok_or_else(|| self.mismatch())?;
+                let Some(units) = self.input.text.get(self.unit..end) else {
                     return Err(self.mismatch());
                 };
                 self.unit += len;
