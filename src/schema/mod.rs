@@ -91,7 +91,9 @@ pub struct Step {
 }
 
 /// What a step reads or writes. `end` values index the program: the step after the
-/// array's items, or after an optional value's steps.
+/// array's items, or after an optional value's steps. The scalar variants repeat `Node`'s
+/// on purpose: one shared `Scalar` enum inside both measured 2-3% slower decodes of
+/// nestedEvent and unicodePerson (a two-level match per step).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
     Bool,
