@@ -2,11 +2,10 @@
 // What every compiled schema shares: the native addon, the tape (one Float64Array that
 // carries numbers between JS and Rust) and the output area Rust writes encoded bytes to.
 
-const path = require('node:path');
 const { ShornError, makeError, invalid, describe, pathKey } = require('./errors');
 const { SMALL_INPUT, KEEP_TAPE_SLOTS } = require('./plan');
 
-const addon = require(path.join(__dirname, '..', 'shorn.node'));
+const addon = require('./addon');
 
 // 32 KiB of tape covers messages up to a few thousand fields; larger ones grow it.
 const TAPE_SLOTS = 4096; // src/binding.rs has the same (TAPE_SLOTS)
