@@ -594,3 +594,21 @@ describe('TypeScript types', () => {
     assert.equal(run.status, 0, run.stdout + run.stderr);
   });
 });
+
+describe('tape memory', () => {
+  // Issue 6 ("Also fix"): lib/generic.js read rt.KEEP_TAPE_SLOTS, which lib/runtime.js did
+  // not export, so the generic marshaller never gave back a tape grown for a huge message.
+  for (const mode of MODES) {
+    test(`a tape grown for a huge encode is given back after a small one (${mode.name} marshaller)`, () => {
+      const rt = require('../lib/runtime');
+      const codec = compileMode(t.array(t.uint32()), mode);
+      const huge = Array.from({ length: 600_000 }, (_, k) => k);
+      codec.encode(huge);
+      assert.ok(rt.state.tape.length > 600_000, `the tape grew to ${rt.state.tape.length} slots`);
+      codec.encode(huge);
+      assert.ok(rt.state.tape.length > 600_000, 'kept while messages that large keep coming');
+      codec.encode([1, 2, 3]);
+      assert.ok(rt.state.tape.length <= 4096, `given back: ${rt.state.tape.length} slots`);
+    });
+  }
+});

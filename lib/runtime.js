@@ -149,6 +149,7 @@ module.exports = {
   state,
   shrink,
   SMALL_INPUT,
+  KEEP_TAPE_SLOTS,
   grow,
   reenter,
   output,
