@@ -9,7 +9,7 @@ const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
 const generic = require('./lib/generic');
 
-const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength'];
+const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const OPTIONS = new Set([...LIMITS, 'codegen']);
 
 function optionError(message) {

@@ -17,8 +17,10 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use shorn::codec::text::write_string;
 use shorn::codec::varint::{read_varint, write_varint, MAX_VARINT_LEN};
-use shorn::codec::{decode, Reader, Text, TextBuffer, Writer};
-use shorn::schema::{Limits, Schema};
+use shorn::codec::{Reader, Text, TextBuffer, Writer};
+use shorn::engine::decode;
+use shorn::program::Limits;
+use shorn::schema::Schema;
 use shorn::value::{decode_value, encode_value, marshal, Value};
 
 // ---- varints ---------------------------------------------------------------------------
@@ -506,10 +508,10 @@ fn messages(c: &mut Criterion) {
         assert_eq!(w.as_slice(), &bytes[..], "{name}: Marshalled::encode");
 
         let mut text = TextBuffer::new();
-        let slots = decode(&schema, &bytes, &mut [], &mut text).unwrap();
+        let slots = decode(&schema.program, &bytes, &mut [], &mut text).unwrap();
         let mut tape = vec![0.0; slots];
         assert_eq!(
-            decode(&schema, &bytes, &mut tape, &mut text).unwrap(),
+            decode(&schema.program, &bytes, &mut tape, &mut text).unwrap(),
             slots
         );
         eprintln!(
@@ -529,7 +531,7 @@ fn messages(c: &mut Criterion) {
         });
         // The tape is exactly as long as the message needs, so one call decodes it all.
         group.bench_function(format!("decode_{name}"), |b| {
-            b.iter(|| decode(&schema, black_box(&bytes), &mut tape, &mut text).unwrap())
+            b.iter(|| decode(&schema.program, black_box(&bytes), &mut tape, &mut text).unwrap())
         });
     }
     group.finish();

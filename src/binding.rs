@@ -18,8 +18,10 @@ use napi::bindgen_prelude::{Env, JsValue, Object};
 use napi::sys::{self, napi_env, napi_ref, napi_value, Status, TypedarrayType};
 use napi_derive::napi;
 
-use crate::codec::{self, EncodeInput, Error, Text, TextBuffer, Writer};
-use crate::schema::{Limits, Schema};
+use crate::codec::{Blob, Elem, EncodeInput, Error, Text, TextBuffer, Writer};
+use crate::engine;
+use crate::program::{Limits, Program};
+use crate::schema::Schema;
 
 /// The most arguments a hot call reads. A schema whose strings and byte arrays do not
 /// fit (or vary in number) gets them as one concatenated string and one array instead.
@@ -127,7 +129,7 @@ enum Args {
 
 /// A compiled schema as its callbacks see it.
 struct Bound {
-    schema: Schema,
+    program: Program,
     args: Args,
     shared: Rc<RefCell<Shared>>,
 }
@@ -477,13 +479,13 @@ unsafe fn get_u32(env: napi_env, value: napi_value, default: u32) -> u32 {
     v.min(u32::MAX as f64) as u32
 }
 
-/// `compile(descriptorJson, maxStringBytes, maxBytesLength, maxArrayLength,
+/// `compile(descriptorJson, maxStringBytes, maxBytesLength, maxArrayLength, maxDepth,
 /// positionalStrings, positionalBlobs)` -> `{ encode, decode }`, or throws
 /// ERR_SHORN_SCHEMA. `positionalStrings < 0` selects the concatenated form.
 unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: as in `init`; every value used is an argument or made here.
     unsafe {
-        let (argv, _, data) = args::<6>(env, info);
+        let (argv, _, data) = args::<7>(env, info);
         let shared = &*(data as *const Rc<RefCell<Shared>>);
         let Some(descriptor) = get_string(env, argv[0]) else {
             let Some(sh) = enter(env, shared) else {
@@ -496,6 +498,7 @@ unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> na
             max_string_bytes: get_u32(env, argv[1], defaults.max_string_bytes),
             max_bytes_length: get_u32(env, argv[2], defaults.max_bytes_length),
             max_array_length: get_u32(env, argv[3], defaults.max_array_length),
+            max_depth: get_u32(env, argv[4], defaults.max_depth),
         };
         let schema = match Schema::compile(&descriptor, limits) {
             Ok(s) => s,
@@ -507,8 +510,8 @@ unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> na
             }
         };
         let mut strings = 0f64;
-        sys::napi_get_value_double(env, argv[4], &mut strings);
-        let blobs = get_u32(env, argv[5], 0) as usize;
+        sys::napi_get_value_double(env, argv[5], &mut strings);
+        let blobs = get_u32(env, argv[6], 0) as usize;
         let args = if strings >= 0.0 && strings as usize + blobs <= MAX_ARGS {
             Args::Positional {
                 strings: strings as usize,
@@ -518,7 +521,7 @@ unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> na
             Args::Concatenated
         };
         let bound = Rc::new(Bound {
-            schema,
+            program: schema.program,
             args,
             shared: shared.clone(),
         });
@@ -626,6 +629,36 @@ unsafe fn uint8_array<'a>(env: napi_env, value: napi_value) -> Option<&'a [u8]> 
     Some(unsafe { std::slice::from_raw_parts(data as *const u8, len) })
 }
 
+/// A byte or typed array argument: its element type and memory, or None if `value` is
+/// not a typed array shorn carries.
+///
+/// # Safety
+/// As for `uint8_array`.
+#[inline(always)]
+unsafe fn blob<'a>(env: napi_env, value: napi_value) -> Option<Blob<'a>> {
+    // SAFETY: per this function's contract.
+    let (kind, data, len) = unsafe { typed_array(env, value) }?;
+    let elem = match kind {
+        TypedarrayType::uint8_array => Elem::U8,
+        TypedarrayType::int8_array => Elem::I8,
+        TypedarrayType::uint16_array => Elem::U16,
+        TypedarrayType::int16_array => Elem::I16,
+        TypedarrayType::uint32_array => Elem::U32,
+        TypedarrayType::int32_array => Elem::I32,
+        TypedarrayType::float32_array => Elem::F32,
+        TypedarrayType::float64_array => Elem::F64,
+        _ => return None,
+    };
+    let bytes = if len == 0 || data.is_null() {
+        &[][..]
+    } else {
+        // SAFETY: V8 reports `len` elements at `data` for this view, alive for the
+        // callback; `len * size` bytes is the view's byte length.
+        unsafe { std::slice::from_raw_parts(data as *const u8, len * elem.size()) }
+    };
+    Some(Blob { elem, bytes })
+}
+
 /// # Safety
 /// `env` must be live and `value` a value of it.
 unsafe fn is_undefined(env: napi_env, value: napi_value) -> bool {
@@ -658,7 +691,7 @@ unsafe extern "C" fn encode<const N: usize>(
         };
         let sh = &mut *guard;
         sh.units.clear();
-        let mut blobs: Vec<&[u8]> = Vec::new();
+        let mut blobs: Vec<Blob> = Vec::new();
         let mut ok = true;
         match bound.args {
             Args::Positional { strings, blobs: n } => {
@@ -669,7 +702,7 @@ unsafe extern "C" fn encode<const N: usize>(
                     ok &= append_units(env, s, &mut sh.units);
                 }
                 for &b in &argv[strings..strings + n] {
-                    match uint8_array(env, b) {
+                    match blob(env, b) {
                         Some(bytes) => blobs.push(bytes),
                         // An absent optional or null byte array is passed as undefined.
                         None => ok &= is_undefined(env, b),
@@ -687,7 +720,7 @@ unsafe extern "C" fn encode<const N: usize>(
                     for i in 0..count {
                         let mut b = ptr::null_mut();
                         sys::napi_get_element(env, argv[1], i, &mut b);
-                        match uint8_array(env, b) {
+                        match blob(env, b) {
                             Some(bytes) => blobs.push(bytes),
                             None => ok = false,
                         }
@@ -709,7 +742,7 @@ unsafe extern "C" fn encode<const N: usize>(
             blobs: &blobs,
         };
         sh.writer.clear();
-        if let Err(e) = codec::encode(&bound.schema, &input, &mut sh.writer) {
+        if let Err(e) = engine::encode(&bound.program, &input, &mut sh.writer) {
             return throw_codec(env, sh, &e);
         }
         let n = sh.writer.len();
@@ -767,7 +800,7 @@ unsafe extern "C" fn decode(env: napi_env, info: sys::napi_callback_info) -> nap
         let Some(bytes) = uint8_array(env, input) else {
             return throw_internal(env, sh, "decode: expected a Uint8Array");
         };
-        decode_bytes(env, sh, &bound.schema, bytes)
+        decode_bytes(env, sh, &bound.program, bytes)
     }
 }
 
@@ -789,7 +822,7 @@ unsafe extern "C" fn decode_input(env: napi_env, info: sys::napi_callback_info) 
         let Some(bytes) = area.get(1..1 + n) else {
             return throw_internal(env, sh, "decodeInput: length beyond the input area");
         };
-        decode_bytes(env, sh, &bound.schema, bytes)
+        decode_bytes(env, sh, &bound.program, bytes)
     }
 }
 
@@ -800,7 +833,7 @@ unsafe extern "C" fn decode_input(env: napi_env, info: sys::napi_callback_info) 
 unsafe fn decode_bytes(
     env: napi_env,
     sh: &mut Shared,
-    schema: &Schema,
+    program: &Program,
     bytes: &[u8],
 ) -> napi_value {
     // SAFETY: the tape pointer is kept alive by its reference (see `Registered`).
@@ -815,7 +848,7 @@ unsafe fn decode_bytes(
             return throw_internal(env, sh, "decode: cannot replace the tape");
         }
         let tape = std::slice::from_raw_parts_mut(sh.tape.ptr, sh.tape.len);
-        let needed = match codec::decode(schema, bytes, tape, &mut sh.text) {
+        let needed = match engine::decode(program, bytes, tape, &mut sh.text) {
             Ok(n) => n,
             Err(e) => return throw_codec(env, sh, &e),
         };
@@ -824,7 +857,7 @@ unsafe fn decode_bytes(
                 return throw_internal(env, sh, "decode: cannot grow the tape");
             }
             let tape = std::slice::from_raw_parts_mut(sh.tape.ptr, sh.tape.len);
-            if let Err(e) = codec::decode(schema, bytes, tape, &mut sh.text) {
+            if let Err(e) = engine::decode(program, bytes, tape, &mut sh.text) {
                 return throw_codec(env, sh, &e);
             }
         }

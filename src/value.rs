@@ -1,26 +1,49 @@
 //! A plain-Rust value and the marshaller that turns it into a tape (and back), doing in
-//! Rust what the generated JS does in Node. It lets `cargo test` check golden vectors and
+//! Rust what the JS layer does in Node. It lets `cargo test` check golden vectors and
 //! criterion time whole messages without Node.
 
-use crate::codec::{self, EncodeInput, Text, TextBuffer, Writer};
-use crate::schema::{json::Json, Node, Schema};
+use crate::codec::{self, Blob, Elem, EncodeInput, Text, TextBuffer, Writer};
+use crate::engine;
+use crate::json::Json;
+use crate::schema::Schema;
+use crate::types::literal::Literal;
+use crate::types::{Def, Node};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Null,
     Bool(bool),
     Number(f64),
+    /// A JS bigint (int64 and uint64 values).
+    BigInt(i128),
+    /// A JS Date, as its milliseconds since the epoch.
+    Date(f64),
     String(String),
     Bytes(Vec<u8>),
+    /// A typed array: its element type and its memory (little-endian).
+    Typed(Elem, Vec<u8>),
     Array(Vec<Value>),
     /// Members in order; an absent optional field is simply not listed.
     Object(Vec<(String, Value)>),
+    /// A JS Map: entries in insertion order.
+    Map(Vec<(Value, Value)>),
 }
+
+const TYPED_NAMES: [(&str, Elem); 7] = [
+    ("$float64Array", Elem::F64),
+    ("$float32Array", Elem::F32),
+    ("$int32Array", Elem::I32),
+    ("$uint32Array", Elem::U32),
+    ("$int16Array", Elem::I16),
+    ("$uint16Array", Elem::U16),
+    ("$int8Array", Elem::I8),
+];
 
 impl Value {
     /// Reads the JSON form used by `tests/golden.json`: plain JSON, plus
-    /// `{"$bytes": "hex"}` for byte arrays and `{"$number": "NaN" | "Infinity" |
-    /// "-Infinity" | "-0"}` for numbers JSON cannot spell.
+    /// `{"$bytes": "hex"}`, `{"$number": "NaN" | "Infinity" | "-Infinity" | "-0"}`,
+    /// `{"$bigint": "-12"}`, `{"$date": ms}`, `{"$map": [[key, value], ...]}` and
+    /// `{"$float64Array": [numbers]}` (and the other typed-array names).
     pub fn from_json(j: &Json) -> Result<Value, String> {
         Ok(match j {
             Json::Null => Value::Null,
@@ -34,19 +57,9 @@ impl Value {
                     .collect::<Result<_, _>>()?,
             ),
             Json::Object(members) => {
-                if let [(key, Json::String(s))] = members.as_slice() {
-                    match key.as_str() {
-                        "$bytes" => return from_hex(s).map(Value::Bytes),
-                        "$number" => {
-                            return Ok(Value::Number(match s.as_str() {
-                                "NaN" => f64::NAN,
-                                "Infinity" => f64::INFINITY,
-                                "-Infinity" => f64::NEG_INFINITY,
-                                "-0" => -0.0,
-                                other => return Err(format!("unknown $number {other:?}")),
-                            }))
-                        }
-                        _ => {}
+                if let [(key, v)] = members.as_slice() {
+                    if let Some(special) = special(key, v)? {
+                        return Ok(special);
                     }
                 }
                 let mut out = Vec::with_capacity(members.len());
@@ -60,10 +73,9 @@ impl Value {
 
     /// Equality that tells -0 from 0 and holds NaN equal to NaN, as a round trip should.
     pub fn same(&self, other: &Value) -> bool {
+        let num = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
         match (self, other) {
-            (Value::Number(a), Value::Number(b)) => {
-                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-            }
+            (Value::Number(a), Value::Number(b)) | (Value::Date(a), Value::Date(b)) => num(*a, *b),
             (Value::Array(a), Value::Array(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
             }
@@ -73,9 +85,68 @@ impl Value {
                         .zip(b)
                         .all(|((ka, va), (kb, vb))| ka == kb && va.same(vb))
             }
+            (Value::Map(a), Value::Map(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((ka, va), (kb, vb))| ka.same(kb) && va.same(vb))
+            }
             _ => self == other,
         }
     }
+}
+
+fn special(key: &str, v: &Json) -> Result<Option<Value>, String> {
+    Ok(Some(match (key, v) {
+        ("$bytes", Json::String(s)) => Value::Bytes(from_hex(s)?),
+        ("$number", Json::String(s)) => Value::Number(match s.as_str() {
+            "NaN" => f64::NAN,
+            "Infinity" => f64::INFINITY,
+            "-Infinity" => f64::NEG_INFINITY,
+            "-0" => -0.0,
+            other => return Err(format!("unknown $number {other:?}")),
+        }),
+        ("$bigint", Json::String(s)) => {
+            Value::BigInt(s.parse().map_err(|e| format!("$bigint {s:?}: {e}"))?)
+        }
+        ("$date", Json::Number(ms)) => Value::Date(*ms),
+        ("$map", Json::Array(entries)) => {
+            let mut out = Vec::with_capacity(entries.len());
+            for e in entries {
+                let Json::Array(pair) = e else {
+                    return Err("$map entries are [key, value]".into());
+                };
+                let [k, v] = pair.as_slice() else {
+                    return Err("$map entries are [key, value]".into());
+                };
+                out.push((Value::from_json(k)?, Value::from_json(v)?));
+            }
+            Value::Map(out)
+        }
+        (name, Json::Array(items)) => {
+            let Some(&(_, elem)) = TYPED_NAMES.iter().find(|(n, _)| *n == name) else {
+                return Ok(None);
+            };
+            let mut bytes = Vec::with_capacity(items.len() * elem.size());
+            for item in items {
+                let Value::Number(n) = Value::from_json(item)? else {
+                    return Err(format!("{name} holds numbers"));
+                };
+                match elem {
+                    Elem::F64 => bytes.extend_from_slice(&n.to_le_bytes()),
+                    Elem::F32 => bytes.extend_from_slice(&(n as f32).to_le_bytes()),
+                    Elem::I32 => bytes.extend_from_slice(&(n as i32).to_le_bytes()),
+                    Elem::U32 => bytes.extend_from_slice(&(n as u32).to_le_bytes()),
+                    Elem::I16 => bytes.extend_from_slice(&(n as i16).to_le_bytes()),
+                    Elem::U16 => bytes.extend_from_slice(&(n as u16).to_le_bytes()),
+                    Elem::I8 => bytes.push(n as i8 as u8),
+                    Elem::U8 => bytes.push(n as u8),
+                }
+            }
+            Value::Typed(elem, bytes)
+        }
+        _ => return Ok(None),
+    }))
 }
 
 pub fn from_hex(s: &str) -> Result<Vec<u8>, String> {
@@ -97,22 +168,32 @@ pub fn to_hex(bytes: &[u8]) -> String {
 }
 
 /// A marshalled message: what the JS side passes to the native encoder.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Marshalled {
     pub tape: Vec<f64>,
     pub text: Vec<u16>,
-    pub blobs: Vec<Vec<u8>>,
+    pub blobs: Vec<(Elem, Vec<u8>)>,
 }
 
 impl Marshalled {
     pub fn encode(&self, schema: &Schema, w: &mut Writer) -> codec::Result<()> {
-        let blobs: Vec<&[u8]> = self.blobs.iter().map(Vec::as_slice).collect();
+        let blobs: Vec<Blob> = self
+            .blobs
+            .iter()
+            .map(|(elem, bytes)| Blob { elem: *elem, bytes })
+            .collect();
         let input = EncodeInput {
             tape: &self.tape,
             text: &self.text,
             blobs: &blobs,
         };
-        codec::encode(schema, &input, w)
+        engine::encode(&schema.program, &input, w)
+    }
+
+    fn string(&mut self, s: &str) {
+        let before = self.text.len();
+        self.text.extend(s.encode_utf16());
+        self.tape.push((self.text.len() - before) as f64);
     }
 }
 
@@ -120,11 +201,26 @@ impl Marshalled {
 /// strings: in the product this check is done, with paths, by the JS layer.
 pub fn marshal(schema: &Schema, value: &Value) -> Result<Marshalled, String> {
     let mut m = Marshalled::default();
-    marshal_node(&schema.root, value, &mut m)?;
+    marshal_node(&schema.root, &schema.defs, value, &mut m)?;
     Ok(m)
 }
 
-fn marshal_node(node: &Node, value: &Value, m: &mut Marshalled) -> Result<(), String> {
+fn literal_matches(l: &Literal, v: &Value) -> bool {
+    match (l, v) {
+        (Literal::Null, Value::Null) => true,
+        (Literal::Bool(a), Value::Bool(b)) => a == b,
+        (Literal::Number(a), Value::Number(b)) => a.to_bits() == b.to_bits(),
+        (Literal::String(a), Value::String(b)) => **a == **b,
+        _ => false,
+    }
+}
+
+fn marshal_node(
+    node: &Node,
+    defs: &[Def],
+    value: &Value,
+    m: &mut Marshalled,
+) -> Result<(), String> {
     match (node, value) {
         (Node::Bool, Value::Bool(b)) => m.tape.push(*b as u8 as f64),
         (Node::Enum { symbols }, Value::String(s)) => match symbols.iter().position(|x| **x == **s)
@@ -139,31 +235,44 @@ fn marshal_node(node: &Node, value: &Value, m: &mut Marshalled) -> Result<(), St
             | Node::Int8
             | Node::Int16
             | Node::Int32
+            | Node::Int
             | Node::Float32
             | Node::Float64,
             Value::Number(n),
         ) => m.tape.push(*n),
-        (Node::String, Value::String(s)) => {
-            let before = m.text.len();
-            m.text.extend(s.encode_utf16());
-            m.tape.push((m.text.len() - before) as f64);
+        (Node::Int64, Value::BigInt(n)) => {
+            let v = i64::try_from(*n).map_err(|_| format!("{n} is out of int64"))?;
+            m.tape.push(f64::from_bits(v as u64));
         }
-        (Node::Bytes, Value::Bytes(b)) => m.blobs.push(b.clone()),
+        (Node::Uint64, Value::BigInt(n)) => {
+            let v = u64::try_from(*n).map_err(|_| format!("{n} is out of uint64"))?;
+            m.tape.push(f64::from_bits(v));
+        }
+        (Node::Date, Value::Date(ms)) => m.tape.push(*ms),
+        (Node::String, Value::String(s)) => m.string(s),
+        (Node::Bytes, Value::Bytes(b)) => m.blobs.push((Elem::U8, b.clone())),
+        (Node::Typed(elem), Value::Typed(e, b)) if elem == e => m.blobs.push((*e, b.clone())),
+        (Node::Literal(l), v) if literal_matches(l, v) => {}
         (Node::Array { items, .. }, Value::Array(values)) => {
             m.tape.push(values.len() as f64);
             for v in values {
-                marshal_node(items, v, m)?;
+                marshal_node(items, defs, v, m)?;
             }
         }
-        (Node::Object { fields }, Value::Object(members)) => {
+        (Node::Tuple { items }, Value::Array(values)) if items.len() == values.len() => {
+            for (n, v) in items.iter().zip(values) {
+                marshal_node(n, defs, v, m)?;
+            }
+        }
+        (Node::Object { fields, .. }, Value::Object(members)) => {
             for f in fields.iter() {
                 match (&f.node, members.iter().find(|(k, _)| **k == *f.name)) {
                     (Node::Optional(_), None) => m.tape.push(0.0),
                     (Node::Optional(inner), Some((_, v))) => {
                         m.tape.push(1.0);
-                        marshal_node(inner, v, m)?;
+                        marshal_node(inner, defs, v, m)?;
                     }
-                    (_, Some((_, v))) => marshal_node(&f.node, v, m)?,
+                    (_, Some((_, v))) => marshal_node(&f.node, defs, v, m)?,
                     (_, None) => return Err(format!("missing field {}", f.name)),
                 }
             }
@@ -171,14 +280,89 @@ fn marshal_node(node: &Node, value: &Value, m: &mut Marshalled) -> Result<(), St
         (Node::Nullable(_), Value::Null) => m.tape.push(0.0),
         (Node::Nullable(inner), v) => {
             m.tape.push(1.0);
-            marshal_node(inner, v, m)?;
+            marshal_node(inner, defs, v, m)?;
         }
+        (Node::Record { values }, Value::Object(members)) => {
+            m.tape.push(members.len() as f64);
+            for (k, v) in members {
+                m.string(k);
+                marshal_node(values, defs, v, m)?;
+            }
+        }
+        (Node::Map { keys, values }, Value::Map(entries)) => {
+            m.tape.push(entries.len() as f64);
+            for (k, v) in entries {
+                marshal_node(keys, defs, k, m)?;
+                marshal_node(values, defs, v, m)?;
+            }
+        }
+        (Node::Union { variants }, v) => {
+            let mut last = String::from("a union of no variants");
+            for (k, variant) in variants.iter().enumerate() {
+                let mut attempt = m.clone();
+                attempt.tape.push(k as f64);
+                match marshal_node(variant, defs, v, &mut attempt) {
+                    Ok(()) => {
+                        *m = attempt;
+                        return Ok(());
+                    }
+                    Err(e) => last = e,
+                }
+            }
+            return Err(format!("no variant accepts {v:?} ({last})"));
+        }
+        (Node::Discriminated { key, variants }, Value::Object(members)) => {
+            let tag = members.iter().find(|(k, _)| **k == **key).map(|(_, v)| v);
+            let k = variants.iter().position(|variant| {
+                let Node::Object { fields, .. } = variant else {
+                    return false;
+                };
+                fields.iter().any(|f| match (&f.node, tag) {
+                    (Node::Literal(l), Some(t)) => *f.name == **key && literal_matches(l, t),
+                    _ => false,
+                })
+            });
+            let Some(k) = k else {
+                return Err(format!("no variant has {key} = {tag:?}"));
+            };
+            m.tape.push(k as f64);
+            marshal_node(&variants[k], defs, value, m)?;
+        }
+        (Node::Ref(id), v) => marshal_node(&defs[*id as usize].node, defs, v, m)?,
+        (Node::Json, v) => marshal_json(v, m)?,
         (node, value) => return Err(format!("{value:?} does not fit {node:?}")),
     }
     Ok(())
 }
 
-/// Encodes `value` to bytes (marshal, then the codec).
+fn marshal_json(v: &Value, m: &mut Marshalled) -> Result<(), String> {
+    match v {
+        Value::Null => m.tape.push(0.0),
+        Value::Bool(b) => m.tape.push(if *b { 2.0 } else { 1.0 }),
+        Value::Number(n) if n.is_finite() => m.tape.extend([3.0, *n]),
+        Value::String(s) => {
+            m.tape.push(4.0);
+            m.string(s);
+        }
+        Value::Array(items) => {
+            m.tape.extend([5.0, items.len() as f64]);
+            for item in items {
+                marshal_json(item, m)?;
+            }
+        }
+        Value::Object(members) => {
+            m.tape.extend([6.0, members.len() as f64]);
+            for (k, v) in members {
+                m.string(k);
+                marshal_json(v, m)?;
+            }
+        }
+        other => return Err(format!("{other:?} is not a JSON value")),
+    }
+    Ok(())
+}
+
+/// Encodes `value` to bytes (marshal, then the engine).
 pub fn encode_value(schema: &Schema, value: &Value) -> Result<Vec<u8>, String> {
     let m = marshal(schema, value)?;
     let mut w = Writer::new();
@@ -186,14 +370,14 @@ pub fn encode_value(schema: &Schema, value: &Value) -> Result<Vec<u8>, String> {
     Ok(w.as_slice().to_vec())
 }
 
-/// Decodes bytes to a `Value` (the codec, then what the generated JS does with the tape).
+/// Decodes bytes to a `Value` (the engine, then what the JS layer does with the tape).
 pub fn decode_value(schema: &Schema, bytes: &[u8]) -> codec::Result<Value> {
     let mut tape = vec![0.0; 16];
     let mut text = TextBuffer::new();
-    let needed = codec::decode(schema, bytes, &mut tape, &mut text)?;
+    let needed = engine::decode(&schema.program, bytes, &mut tape, &mut text)?;
     if needed > tape.len() {
         tape.resize(needed, 0.0);
-        codec::decode(schema, bytes, &mut tape, &mut text)?;
+        engine::decode(&schema.program, bytes, &mut tape, &mut text)?;
     }
     let units: Vec<u16> = match text.text() {
         Text::Latin1(b) => b.iter().map(|&c| c as u16).collect(),
@@ -205,6 +389,7 @@ pub fn decode_value(schema: &Schema, bytes: &[u8]) -> codec::Result<Value> {
         units: &units,
         unit: 0,
         input: bytes,
+        defs: &schema.defs,
     };
     Ok(cursor.node(&schema.root))
 }
@@ -215,6 +400,7 @@ struct Unmarshal<'a> {
     units: &'a [u16],
     unit: usize,
     input: &'a [u8],
+    defs: &'a [Def],
 }
 
 impl Unmarshal<'_> {
@@ -223,27 +409,42 @@ impl Unmarshal<'_> {
         self.tape[self.slot - 1]
     }
 
+    fn string(&mut self) -> String {
+        let len = self.next() as usize;
+        self.unit += len;
+        String::from_utf16_lossy(&self.units[self.unit - len..self.unit])
+    }
+
     fn node(&mut self, node: &Node) -> Value {
         match node {
             Node::Bool => Value::Bool(self.next() != 0.0),
             Node::Enum { symbols } => Value::String(symbols[self.next() as usize].to_string()),
-            Node::String => {
-                let len = self.next() as usize;
-                self.unit += len;
-                Value::String(String::from_utf16_lossy(
-                    &self.units[self.unit - len..self.unit],
-                ))
-            }
+            Node::String => Value::String(self.string()),
             Node::Bytes => {
                 let offset = self.next() as usize;
                 let len = self.next() as usize;
                 Value::Bytes(self.input[offset..offset + len].to_vec())
             }
+            Node::Typed(elem) => {
+                let offset = self.next() as usize;
+                let len = self.next() as usize * elem.size();
+                Value::Typed(*elem, self.input[offset..offset + len].to_vec())
+            }
+            Node::Int64 => Value::BigInt(self.next().to_bits() as i64 as i128),
+            Node::Uint64 => Value::BigInt(self.next().to_bits() as i128),
+            Node::Date => Value::Date(self.next()),
+            Node::Literal(l) => match l {
+                Literal::Null => Value::Null,
+                Literal::Bool(b) => Value::Bool(*b),
+                Literal::Number(n) => Value::Number(*n),
+                Literal::String(s) => Value::String(s.to_string()),
+            },
             Node::Array { items, .. } => {
                 let count = self.next() as usize;
                 Value::Array((0..count).map(|_| self.node(items)).collect())
             }
-            Node::Object { fields } => {
+            Node::Tuple { items } => Value::Array(items.iter().map(|n| self.node(n)).collect()),
+            Node::Object { fields, .. } => {
                 let mut members = Vec::with_capacity(fields.len());
                 for f in fields.iter() {
                     if let Node::Optional(inner) = &f.node {
@@ -263,7 +464,60 @@ impl Unmarshal<'_> {
                     Value::Null
                 }
             }
+            Node::Record { values } => {
+                let count = self.next() as usize;
+                let mut members = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let k = self.string();
+                    members.push((k, self.node(values)));
+                }
+                Value::Object(members)
+            }
+            Node::Map { keys, values } => {
+                let count = self.next() as usize;
+                if crate::types::map::key_kind(keys) == crate::program::Keys::Js {
+                    self.next();
+                }
+                let mut entries = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let k = self.node(keys);
+                    entries.push((k, self.node(values)));
+                }
+                Value::Map(entries)
+            }
+            Node::Union { variants } | Node::Discriminated { variants, .. } => {
+                let k = self.next() as usize;
+                self.node(&variants[k])
+            }
+            Node::Ref(id) => {
+                let defs = self.defs;
+                self.node(&defs[*id as usize].node)
+            }
+            Node::Json => self.json(),
             _ => Value::Number(self.next()),
+        }
+    }
+
+    fn json(&mut self) -> Value {
+        match self.next() as u32 {
+            0 => Value::Null,
+            1 => Value::Bool(false),
+            2 => Value::Bool(true),
+            3 => Value::Number(self.next()),
+            4 => Value::String(self.string()),
+            5 => {
+                let n = self.next() as usize;
+                Value::Array((0..n).map(|_| self.json()).collect())
+            }
+            _ => {
+                let n = self.next() as usize;
+                let mut members = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let k = self.string();
+                    members.push((k, self.json()));
+                }
+                Value::Object(members)
+            }
         }
     }
 }

@@ -4,7 +4,9 @@
 //! never panic, loop or allocate without bound. The JS suite runs the same idea through
 //! the addon (__test__/random.test.js).
 
-use shorn::schema::{json::Json, Limits, Schema};
+use shorn::json::Json;
+use shorn::program::Limits;
+use shorn::schema::Schema;
 use shorn::value::{decode_value, encode_value, from_hex, Value};
 
 const DECODE_CODES: [&str; 4] = [

@@ -4,7 +4,9 @@
 //! The JS tests read the same file (__test__/golden.test.js).
 
 use shorn::codec::Error;
-use shorn::schema::{json::Json, Limits, Schema};
+use shorn::json::Json;
+use shorn::program::Limits;
+use shorn::schema::Schema;
 use shorn::value::{decode_value, encode_value, from_hex, to_hex, Value};
 
 fn golden() -> Json {

@@ -53,6 +53,19 @@ pub enum Fault {
     EnumIndex { index: u32, count: u32 },
     /// String bytes that are not valid UTF-8.
     BadUtf8,
+    /// A union's variant index at or beyond the number of variants.
+    VariantIndex { index: u32, count: u32 },
+    /// A key that appears twice in one record or map.
+    DuplicateKey,
+    /// Record or JSON-object keys out of the order JS gives them: keys that are array
+    /// indexes ("0", "1", ... "4294967294") come first, in ascending order.
+    KeyOrder,
+    /// A `json` type byte no encoder writes.
+    JsonTag(u8),
+    /// A value in a longer form than the one an encoder writes for it (a `json` integer
+    /// in the float form, a short string in the long form, ...), or one JS cannot hold as
+    /// that type (a `json` NaN, a map key -0).
+    NonCanonical(&'static str),
 }
 
 /// Which configured limit a declared size went over.
@@ -63,6 +76,8 @@ pub enum LimitKind {
     ArrayLength,
     /// The decoded text of one message exceeds the longest string the JS engine can hold.
     TotalText,
+    /// Recursive types or `json` values nested deeper than `maxDepth`.
+    Depth,
 }
 
 /// The error of every fallible operation in the core.
@@ -118,11 +133,11 @@ impl Error {
         self.within(Segment::Field(name.into()))
     }
 
-    /// Adds a run of field names, given from the outermost in.
+    /// Adds a run of segments, given from the outermost in.
     #[cold]
-    pub fn at(mut self, fields: &[Box<str>]) -> Self {
-        for name in fields.iter().rev() {
-            self.inner.path_rev.push(Segment::Field(name.clone()));
+    pub fn at(mut self, path: &[Segment]) -> Self {
+        for segment in path.iter().rev() {
+            self.inner.path_rev.push(segment.clone());
         }
         self
     }
@@ -230,6 +245,17 @@ impl fmt::Display for Fault {
                 )
             }
             Fault::BadUtf8 => write!(f, "invalid UTF-8 in a string"),
+            Fault::VariantIndex { index, count } => write!(
+                f,
+                "union variant {index} out of range (the union has {count} variants)"
+            ),
+            Fault::DuplicateKey => write!(f, "a key appears twice"),
+            Fault::KeyOrder => write!(
+                f,
+                "keys out of order (array-index keys must come first, ascending)"
+            ),
+            Fault::JsonTag(b) => write!(f, "json type byte 0x{b:02x}"),
+            Fault::NonCanonical(what) => write!(f, "{what}"),
         }
     }
 }
@@ -241,6 +267,7 @@ impl fmt::Display for LimitKind {
             LimitKind::BytesLength => "bytes length",
             LimitKind::ArrayLength => "array length",
             LimitKind::TotalText => "decoded text length",
+            LimitKind::Depth => "nesting depth",
         })
     }
 }

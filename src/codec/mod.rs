@@ -1,14 +1,16 @@
-//! The pure codec: bytes, varints, text and errors. Nothing here knows N-API exists.
+//! The pure codec: bytes, varints, text, the tape and errors. Nothing here knows N-API
+//! exists, nor any schema: the types (`crate::types`) and the engine (`crate::engine`)
+//! are built from these parts.
 
 pub mod error;
 pub mod reader;
+pub mod tape;
 pub mod text;
 pub mod varint;
 pub mod writer;
 
 pub use error::{Error, ErrorKind, Fault, LimitKind, Result, Segment};
 pub use reader::Reader;
+pub use tape::{Blob, Elem, EncodeInput, TapeIn, TapeOut};
 pub use text::{Text, TextBuffer};
 pub use writer::Writer;
-pub mod message;
-pub use message::{decode, encode, EncodeInput};

@@ -2,7 +2,7 @@
 //! `Truncated` with the offset and the shortfall, so no length from outside is trusted.
 
 use super::error::{Error, Result};
-use super::varint::read_varint;
+use super::varint::{read_varint, read_varint64};
 
 pub struct Reader<'a> {
     input: &'a [u8],
@@ -41,6 +41,19 @@ impl<'a> Reader<'a> {
         let (value, len) = read_varint(&self.input[self.pos..], self.pos)?;
         self.pos += len;
         Ok(value)
+    }
+
+    #[inline]
+    pub fn varint64(&mut self) -> Result<u64> {
+        let (value, len) = read_varint64(&self.input[self.pos..], self.pos)?;
+        self.pos += len;
+        Ok(value)
+    }
+
+    /// The bytes from `start` to the current position (already read, so in bounds).
+    #[inline]
+    pub fn since(&self, start: usize) -> &'a [u8] {
+        &self.input[start..self.pos]
     }
 
     #[inline]

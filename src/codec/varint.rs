@@ -1,6 +1,6 @@
-//! Unsigned LEB128 varints of at most 32 bits, and zigzag for signed values.
+//! Unsigned LEB128 varints of at most 32 or 64 bits, and zigzag for signed values.
 //! Decoding rejects overlong forms (a final byte of 0 after the first) and values over
-//! 2^32 - 1, so every value has exactly one encoding.
+//! the width (2^32 - 1 or 2^64 - 1), so every value has exactly one encoding.
 
 use super::error::{Error, Fault, Result};
 
@@ -60,6 +60,51 @@ fn read_varint_slow(bytes: &[u8], offset: usize) -> Result<(u32, usize)> {
         }
     }
     unreachable!("the fifth byte either ends the varint or is rejected")
+}
+
+/// The most bytes a u64 varint takes.
+pub const MAX_VARINT64_LEN: usize = 10;
+
+/// Reads a varint of up to 64 bits from the start of `bytes`; returns the value and its
+/// length. The tenth byte may only carry bit 63 (`00` is overlong, above `01` is over
+/// 64 bits).
+#[inline]
+pub fn read_varint64(bytes: &[u8], offset: usize) -> Result<(u64, usize)> {
+    match bytes.first() {
+        Some(&b) if b < 0x80 => Ok((b as u64, 1)),
+        _ => read_varint64_slow(bytes, offset),
+    }
+}
+
+#[inline(never)]
+fn read_varint64_slow(bytes: &[u8], offset: usize) -> Result<(u64, usize)> {
+    let mut value: u64 = 0;
+    for i in 0..MAX_VARINT64_LEN {
+        let Some(&b) = bytes.get(i) else {
+            return Err(Error::truncated(offset, 1));
+        };
+        if i == MAX_VARINT64_LEN - 1 && b > 0x01 {
+            return Err(Error::malformed(offset, Fault::VarintOutOfRange));
+        }
+        value |= ((b & 0x7f) as u64) << (7 * i);
+        if b < 0x80 {
+            if b == 0 && i > 0 {
+                return Err(Error::malformed(offset, Fault::OverlongVarint));
+            }
+            return Ok((value, i + 1));
+        }
+    }
+    unreachable!("the tenth byte either ends the varint or is rejected")
+}
+
+#[inline]
+pub fn zigzag64(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
+}
+
+#[inline]
+pub fn unzigzag64(value: u64) -> i64 {
+    ((value >> 1) as i64) ^ -((value & 1) as i64)
 }
 
 #[inline]
@@ -151,6 +196,57 @@ mod tests {
             read_varint(&[], 0).unwrap_err().code(),
             "ERR_SHORN_TRUNCATED"
         );
+    }
+
+    #[test]
+    fn varint64_round_trips_and_rejects_overlong_and_over_64_bits() {
+        let mut w = crate::codec::Writer::new();
+        for shift in 0..64 {
+            for v in [
+                1u64 << shift,
+                (1u64 << shift) - 1,
+                (1u64 << shift).wrapping_add(1),
+            ] {
+                w.clear();
+                w.varint64(v);
+                let bytes = w.as_slice();
+                assert_eq!(read_varint64(bytes, 0).unwrap(), (v, bytes.len()), "{v}");
+            }
+        }
+        w.clear();
+        w.varint64(u64::MAX);
+        assert_eq!(
+            w.as_slice(),
+            [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]
+        );
+        let over = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02];
+        assert_eq!(
+            read_varint64(&over, 4).unwrap_err().kind(),
+            &ErrorKind::Malformed {
+                offset: 4,
+                fault: Fault::VarintOutOfRange
+            }
+        );
+        let overlong = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00];
+        assert_eq!(
+            read_varint64(&overlong, 0).unwrap_err().kind(),
+            &ErrorKind::Malformed {
+                offset: 0,
+                fault: Fault::OverlongVarint
+            }
+        );
+        assert_eq!(
+            read_varint64(&[0xff; 5], 2).unwrap_err().kind(),
+            &ErrorKind::Truncated {
+                offset: 2,
+                needed: 1
+            }
+        );
+        for v in [0i64, -1, 1, i64::MIN, i64::MAX, -(1 << 53), 1 << 53] {
+            assert_eq!(unzigzag64(zigzag64(v)), v);
+        }
+        assert_eq!(zigzag64(-1), 1);
+        assert_eq!(zigzag64(i64::MIN), u64::MAX);
     }
 
     #[test]

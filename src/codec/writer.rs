@@ -1,6 +1,6 @@
 //! An append-only byte writer over a reusable `Vec<u8>`.
 
-use super::varint::MAX_VARINT_LEN;
+use super::varint::{MAX_VARINT64_LEN, MAX_VARINT_LEN};
 
 #[derive(Debug, Default)]
 pub struct Writer {
@@ -38,6 +38,18 @@ impl Writer {
         &self.buf
     }
 
+    /// The bytes written so far, to patch in place.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut self.buf
+    }
+
+    /// Shortens the output to `len` bytes.
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.buf.truncate(len);
+    }
+
     /// Drops all but `keep` bytes of capacity, so one huge message does not pin memory.
     pub fn shrink_to(&mut self, keep: usize) {
         self.buf.shrink_to(keep);
@@ -61,6 +73,28 @@ impl Writer {
         let len = self.buf.len();
         // SAFETY: `reserve` made room for MAX_VARINT_LEN bytes past `len`, and a u32
         // varint is at most that long; `set_len` covers exactly the bytes written.
+        unsafe {
+            let p = self.buf.as_mut_ptr().add(len);
+            let mut i = 0;
+            while value >= 0x80 {
+                *p.add(i) = (value as u8) | 0x80;
+                value >>= 7;
+                i += 1;
+            }
+            *p.add(i) = value as u8;
+            self.buf.set_len(len + i + 1);
+        }
+    }
+
+    #[inline]
+    pub fn varint64(&mut self, mut value: u64) {
+        if value < 0x80 {
+            self.buf.push(value as u8);
+            return;
+        }
+        self.buf.reserve(MAX_VARINT64_LEN);
+        let len = self.buf.len();
+        // SAFETY: as in `varint`, with room for the longest u64 varint.
         unsafe {
             let p = self.buf.as_mut_ptr().add(len);
             let mut i = 0;

@@ -1,0 +1,208 @@
+//! The tape: how values cross between JS and the codec in bulk. JS walks a value in
+//! schema order and writes one f64 per slot (numbers, counts, lengths, indexes; the bits
+//! of a 64-bit integer); strings travel as UTF-16 units, byte and typed arrays as slices.
+//! The layout of each type's slots is in its module under `src/types/` and in
+//! docs/DESIGN.md.
+
+use super::error::{Error, ErrorKind, Result};
+
+/// The element type of a typed array (and of `bytes`, which is a Uint8Array).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Elem {
+    U8,
+    I8,
+    U16,
+    I16,
+    U32,
+    I32,
+    F32,
+    F64,
+}
+
+impl Elem {
+    /// Bytes per element.
+    #[inline]
+    pub const fn size(self) -> usize {
+        match self {
+            Elem::U8 | Elem::I8 => 1,
+            Elem::U16 | Elem::I16 => 2,
+            Elem::U32 | Elem::I32 | Elem::F32 => 4,
+            Elem::F64 => 8,
+        }
+    }
+}
+
+/// A byte or typed array JS passed for a `bytes` or typed-array value: its element type
+/// and its memory.
+#[derive(Debug, Clone, Copy)]
+pub struct Blob<'a> {
+    pub elem: Elem,
+    pub bytes: &'a [u8],
+}
+
+/// What JS marshalled for one message (or one batch).
+pub struct EncodeInput<'a> {
+    pub tape: &'a [f64],
+    pub text: &'a [u16],
+    pub blobs: &'a [Blob<'a>],
+}
+
+/// A cursor over an `EncodeInput`. It never trusts the input for memory safety: running
+/// out of slots, units or blobs is a `TapeMismatch`, not a panic.
+pub struct TapeIn<'a> {
+    input: &'a EncodeInput<'a>,
+    slot: usize,
+    unit: usize,
+    blob: usize,
+}
+
+impl<'a> TapeIn<'a> {
+    #[inline]
+    pub fn new(input: &'a EncodeInput<'a>) -> Self {
+        TapeIn {
+            input,
+            slot: 0,
+            unit: 0,
+            blob: 0,
+        }
+    }
+
+    /// The next slot.
+    #[inline]
+    pub fn slot(&mut self) -> Result<f64> {
+        match self.input.tape.get(self.slot) {
+            Some(&v) => {
+                self.slot += 1;
+                Ok(v)
+            }
+            None => Err(self.mismatch()),
+        }
+    }
+
+    /// The next slot as a count or length that must be an integer from 0 to `max`.
+    #[inline]
+    pub fn count(&mut self, max: u32) -> Result<u32> {
+        let v = self.slot()?;
+        if v >= 0.0 && v <= max as f64 && v.fract() == 0.0 {
+            Ok(v as u32)
+        } else {
+            Err(self.mismatch())
+        }
+    }
+
+    /// The next `len` UTF-16 units of text.
+    #[inline]
+    pub fn units(&mut self, len: usize) -> Result<&'a [u16]> {
+        let end = self.unit.checked_add(len).ok_or_else(|| self.mismatch())?;
+        match self.input.text.get(self.unit..end) {
+            Some(units) => {
+                self.unit = end;
+                Ok(units)
+            }
+            None => Err(self.mismatch()),
+        }
+    }
+
+    /// The next byte or typed array, which must have elements of `elem`.
+    #[inline]
+    pub fn blob(&mut self, elem: Elem) -> Result<&'a [u8]> {
+        match self.input.blobs.get(self.blob) {
+            Some(b) if b.elem == elem => {
+                self.blob += 1;
+                Ok(b.bytes)
+            }
+            _ => Err(self.mismatch()),
+        }
+    }
+
+    #[cold]
+    pub fn mismatch(&self) -> Error {
+        Error::new(ErrorKind::TapeMismatch { slot: self.slot })
+    }
+}
+
+/// Where decode writes slots: straight into JS memory when the tape is long enough;
+/// past its end slots are only counted, so the caller can grow it and decode again.
+pub struct TapeOut<'t> {
+    tape: &'t mut [f64],
+    slots: usize,
+}
+
+impl<'t> TapeOut<'t> {
+    #[inline]
+    pub fn new(tape: &'t mut [f64]) -> Self {
+        TapeOut { tape, slots: 0 }
+    }
+
+    #[inline]
+    pub fn push(&mut self, v: f64) {
+        if let Some(slot) = self.tape.get_mut(self.slots) {
+            *slot = v;
+        }
+        self.slots += 1;
+    }
+
+    /// Slots produced so far (written or only counted).
+    #[inline]
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// Overwrites slot `at` (produced earlier), if it was written.
+    #[inline]
+    pub fn set(&mut self, at: usize, v: f64) {
+        if let Some(slot) = self.tape.get_mut(at) {
+            *slot = v;
+        }
+    }
+}
+
+/// The bits of a 64-bit integer in a tape slot: JS reads and writes them through a
+/// BigInt64Array or BigUint64Array view of the tape's memory, so they cross unchanged.
+#[inline]
+pub fn bits_to_slot(bits: u64) -> f64 {
+    f64::from_bits(bits)
+}
+
+#[inline]
+pub fn slot_to_bits(slot: f64) -> u64 {
+    slot.to_bits()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sixty_four_bit_patterns_cross_a_slot_unchanged_nan_payloads_included() {
+        for bits in [
+            0u64,
+            1,
+            u64::MAX,
+            0x7ff0_0000_0000_0001, // a signalling NaN pattern
+            0xfff8_0000_0000_0000,
+            0x7ff8_dead_beef_0001,
+            i64::MIN as u64,
+        ] {
+            let mut tape = [0.0f64; 1];
+            let mut out = TapeOut::new(&mut tape);
+            out.push(bits_to_slot(bits));
+            assert_eq!(slot_to_bits(tape[0]), bits);
+        }
+    }
+
+    #[test]
+    fn a_short_tape_is_a_mismatch_not_a_panic() {
+        let input = EncodeInput {
+            tape: &[1.0],
+            text: &[0x61],
+            blobs: &[],
+        };
+        let mut t = TapeIn::new(&input);
+        assert_eq!(t.slot().unwrap(), 1.0);
+        assert_eq!(t.slot().unwrap_err().code(), "ERR_SHORN_INVALID");
+        assert!(t.units(2).is_err());
+        assert!(t.units(usize::MAX).is_err());
+        assert!(t.blob(Elem::U8).is_err());
+    }
+}

@@ -1,0 +1,310 @@
+//! The engine: runs a `Program` over one message, writing bytes from the tape (encode)
+//! or the tape from bytes (decode). It knows control flow (repeat, branch, call) and
+//! hands every value to its type's functions in `crate::types`.
+//!
+//! The JS side validates types and ranges as it writes the tape (it must look at each
+//! value anyway); the engine checks what only the bytes can tell (lone surrogates on
+//! encode, everything on decode) and never trusts the tape for memory safety.
+
+use crate::codec::{
+    EncodeInput, Error, ErrorKind, LimitKind, Reader, Result, Segment, TapeIn, TapeOut, TextBuffer,
+    Writer,
+};
+use crate::program::{Keys, Op, Program, MAX_JS_STRING_LENGTH};
+use crate::types::keys::{key_text, KeySet};
+use crate::types::{
+    boolean, bytes, date, enumeration, float, int64, integer, json, optional, string, typed_array,
+    union, Decoding, Encoding,
+};
+
+/// Encodes the marshalled message into `w` (appending).
+pub fn encode(program: &Program, input: &EncodeInput<'_>, w: &mut Writer) -> Result<()> {
+    let mut e = Encoding {
+        t: TapeIn::new(input),
+        w,
+        limits: program.limits,
+        depth: 0,
+    };
+    encode_block(&mut e, program, 0, program.main_end as usize)
+}
+
+/// Runs `program.steps[start..end]`; the error of a step gets that step's path.
+fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Result<()> {
+    let mut pc = start;
+    while pc < end {
+        let step = &p.steps[pc];
+        let r = match step.op {
+            Op::Array { end: items_end, .. } => {
+                let count = e.t.count(u32::MAX).map_err(|err| err.at(&step.path))?;
+                e.w.varint(count);
+                for i in 0..count {
+                    encode_block(e, p, pc + 1, items_end as usize)
+                        .map_err(|err| err.within_index(i).at(&step.path))?;
+                }
+                pc = items_end as usize;
+                continue;
+            }
+            Op::Entries {
+                end: entries_end,
+                key_end,
+                keys,
+                ..
+            } => {
+                let count = e.t.count(u32::MAX).map_err(|err| err.at(&step.path))?;
+                e.w.varint(count);
+                for i in 0..count {
+                    encode_block(e, p, pc + 1, key_end as usize)
+                        .map_err(|err| entry_path(err, keys, i, 0).at(&step.path))?;
+                    encode_block(e, p, key_end as usize, entries_end as usize)
+                        .map_err(|err| entry_path(err, keys, i, 1).at(&step.path))?;
+                }
+                pc = entries_end as usize;
+                continue;
+            }
+            Op::Presence { end: skip } => {
+                if e.t.slot().map_err(|err| err.at(&step.path))? == 0.0 {
+                    e.w.u8(0);
+                    pc = skip as usize;
+                    continue;
+                }
+                e.w.u8(1);
+                Ok(())
+            }
+            Op::Branch { count, table } => {
+                let k = e.t.slot().map_err(|err| err.at(&step.path))?;
+                if !(k >= 0.0 && k < count as f64) {
+                    return Err(e.t.mismatch().at(&step.path));
+                }
+                let k = k as usize;
+                e.w.varint(k as u32);
+                let t = table as usize;
+                encode_block(e, p, p.tables[t + k] as usize, p.tables[t + k + 1] as usize)?;
+                pc = p.tables[t + count as usize] as usize;
+                continue;
+            }
+            Op::Call { block } => {
+                let (s, end) = p.blocks[block as usize];
+                e.enter()
+                    .and_then(|()| encode_block(e, p, s as usize, end as usize))
+                    .map_err(|err| err.at(&step.path))?;
+                e.depth -= 1;
+                Ok(())
+            }
+            op => encode_leaf(e, op),
+        };
+        r.map_err(|err| err.at(&step.path))?;
+        pc += 1;
+    }
+    Ok(())
+}
+
+#[inline(always)]
+fn encode_leaf(e: &mut Encoding, op: Op) -> Result<()> {
+    match op {
+        Op::Bool => boolean::encode(e),
+        Op::Uint8 => integer::encode_uint8(e),
+        Op::Int8 => integer::encode_int8(e),
+        Op::Uint16 | Op::Uint32 => integer::encode_unsigned(e),
+        Op::Int16 | Op::Int32 => integer::encode_signed(e),
+        Op::Int => integer::encode_int(e),
+        Op::Int64 => int64::encode_int64(e),
+        Op::Uint64 => int64::encode_uint64(e),
+        Op::Float32 => float::encode_float32(e),
+        Op::Float64 => float::encode_float64(e),
+        Op::Date => date::encode(e),
+        Op::String => string::encode(e),
+        Op::Bytes => bytes::encode(e),
+        Op::Enum { count } => enumeration::encode(e, count),
+        Op::Typed { elem } => typed_array::encode(e, elem),
+        Op::Json => json::encode(e),
+        Op::Array { .. }
+        | Op::Entries { .. }
+        | Op::Presence { .. }
+        | Op::Branch { .. }
+        | Op::Call { .. } => unreachable!("control steps are run by the block"),
+    }
+}
+
+/// The path of an error in entry `i`'s key (`part` 0) or value (1): a Map names them as
+/// `[...map][i][0]` and `[...map][i][1]` would; a record names a value by its key, added
+/// by the caller where it is known (`$.scores.ada`), and a key by the record.
+#[cold]
+fn entry_path(err: Error, keys: Keys, i: u32, part: u32) -> Error {
+    match keys {
+        Keys::Record => err,
+        _ => err.within_index(part).within_index(i),
+    }
+}
+
+/// Decodes one whole message from `input` into `tape` and `text` (`text` is cleared
+/// first). Returns the number of tape slots the message needs: when that is more than
+/// `tape.len()`, only the first `tape.len()` were written, and the caller should call
+/// again with a tape that long (the N-API layer writes straight into JS memory this way,
+/// with no copy, and grows the tape only for unusually large messages).
+/// Bytes left after the message are `TrailingBytes`.
+pub fn decode(
+    program: &Program,
+    input: &[u8],
+    tape: &mut [f64],
+    text: &mut TextBuffer,
+) -> Result<usize> {
+    text.clear();
+    let mut d = Decoding {
+        r: Reader::new(input),
+        out: TapeOut::new(tape),
+        text,
+        limits: program.limits,
+        depth: 0,
+    };
+    decode_block(&mut d, program, 0, program.main_end as usize)?;
+    if d.r.remaining() != 0 {
+        return Err(Error::new(ErrorKind::TrailingBytes {
+            offset: d.r.offset(),
+        }));
+    }
+    if d.text.len() > MAX_JS_STRING_LENGTH as usize {
+        return Err(Error::new(ErrorKind::LimitExceeded {
+            offset: 0,
+            what: LimitKind::TotalText,
+            declared: d.text.len() as u64,
+            limit: MAX_JS_STRING_LENGTH as u64,
+        }));
+    }
+    Ok(d.out.slots())
+}
+
+/// Runs `program.steps[start..end]`; the error of a step gets that step's path.
+fn decode_block(d: &mut Decoding, p: &Program, start: usize, end: usize) -> Result<()> {
+    let mut pc = start;
+    while pc < end {
+        let step = &p.steps[pc];
+        let r = match step.op {
+            Op::Array {
+                end: items_end,
+                min_item_bytes,
+            } => {
+                let count = d.count(min_item_bytes).map_err(|err| err.at(&step.path))?;
+                d.out.push(count as f64);
+                for i in 0..count {
+                    decode_block(d, p, pc + 1, items_end as usize)
+                        .map_err(|err| err.within_index(i).at(&step.path))?;
+                }
+                pc = items_end as usize;
+                continue;
+            }
+            Op::Entries {
+                end: entries_end,
+                key_end,
+                min_entry_bytes,
+                keys,
+            } => {
+                decode_entries(
+                    d,
+                    p,
+                    pc,
+                    key_end as usize,
+                    entries_end as usize,
+                    min_entry_bytes,
+                    keys,
+                )
+                .map_err(|err| err.at(&step.path))?;
+                pc = entries_end as usize;
+                continue;
+            }
+            Op::Presence { end: skip } => {
+                if !optional::read_presence(&mut d.r).map_err(|err| err.at(&step.path))? {
+                    d.out.push(0.0);
+                    pc = skip as usize;
+                    continue;
+                }
+                d.out.push(1.0);
+                Ok(())
+            }
+            Op::Branch { count, table } => {
+                let k =
+                    union::read_index(&mut d.r, count).map_err(|err| err.at(&step.path))? as usize;
+                d.out.push(k as f64);
+                let t = table as usize;
+                decode_block(d, p, p.tables[t + k] as usize, p.tables[t + k + 1] as usize)?;
+                pc = p.tables[t + count as usize] as usize;
+                continue;
+            }
+            Op::Call { block } => {
+                let (s, end) = p.blocks[block as usize];
+                let offset = d.r.offset();
+                d.enter(offset)
+                    .and_then(|()| decode_block(d, p, s as usize, end as usize))
+                    .map_err(|err| err.at(&step.path))?;
+                d.depth -= 1;
+                Ok(())
+            }
+            op => decode_leaf(d, op),
+        };
+        r.map_err(|err| err.at(&step.path))?;
+        pc += 1;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn decode_entries(
+    d: &mut Decoding,
+    p: &Program,
+    pc: usize,
+    key_end: usize,
+    end: usize,
+    min_entry_bytes: u32,
+    keys: Keys,
+) -> Result<()> {
+    let offset = d.r.offset();
+    let count = d.count(min_entry_bytes)?;
+    d.out.push(count as f64);
+    if keys == Keys::Js {
+        d.out.push(offset as f64);
+    }
+    let check = KeySet::checks(keys);
+    let mut set = KeySet::new(keys);
+    for i in 0..count {
+        let start = d.r.offset();
+        decode_block(d, p, pc + 1, key_end).map_err(|err| entry_path(err, keys, i, 0))?;
+        let key = d.r.since(start);
+        if check {
+            set.check(key, start)
+                .map_err(|err| entry_path(err, keys, i, 0))?;
+        }
+        decode_block(d, p, key_end, end).map_err(|err| match keys {
+            Keys::Record => err.within(Segment::Field(key_text(key))),
+            _ => entry_path(err, keys, i, 1),
+        })?;
+    }
+    Ok(())
+}
+
+#[inline(always)]
+fn decode_leaf(d: &mut Decoding, op: Op) -> Result<()> {
+    match op {
+        Op::Bool => boolean::decode(d),
+        Op::Uint8 => integer::decode_uint8(d),
+        Op::Int8 => integer::decode_int8(d),
+        Op::Uint16 => integer::decode_uint16(d),
+        Op::Uint32 => integer::decode_uint32(d),
+        Op::Int16 => integer::decode_int16(d),
+        Op::Int32 => integer::decode_int32(d),
+        Op::Int => integer::decode_int(d),
+        Op::Int64 => int64::decode_int64(d),
+        Op::Uint64 => int64::decode_uint64(d),
+        Op::Float32 => float::decode_float32(d),
+        Op::Float64 => float::decode_float64(d),
+        Op::Date => date::decode(d),
+        Op::String => string::decode(d),
+        Op::Bytes => bytes::decode(d),
+        Op::Enum { count } => enumeration::decode(d, count),
+        Op::Typed { elem } => typed_array::decode(d, elem),
+        Op::Json => json::decode(d),
+        Op::Array { .. }
+        | Op::Entries { .. }
+        | Op::Presence { .. }
+        | Op::Branch { .. }
+        | Op::Call { .. } => unreachable!("control steps are run by the block"),
+    }
+}

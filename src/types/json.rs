@@ -1,0 +1,226 @@
+//! `json`: any value `JSON.parse` can return, self-described. One type byte, then:
+//!
+//! | byte        | value                                                        |
+//! |-------------|--------------------------------------------------------------|
+//! | `00` `01` `02` | null, false, true                                         |
+//! | `03`        | a number that is not a safe integer (or is -0): 8 bytes, f64 LE |
+//! | `04`        | a safe integer below 0 or above 63: zigzag varint (64-bit)   |
+//! | `05`        | a string of 64 bytes or more: varint byte length, UTF-8      |
+//! | `06`        | an array of 32 items or more: varint count, the items        |
+//! | `07`        | an object of 32 members or more: varint count, the members   |
+//! | `40`-`7f`   | the integer 0-63                                             |
+//! | `80`-`bf`   | a string of 0-63 bytes, then its UTF-8                       |
+//! | `c0`-`df`   | an array of 0-31 items, then the items                       |
+//! | `e0`-`ff`   | an object of 0-31 members, then the members                  |
+//!
+//! A member is its key (varint byte length, UTF-8) then its value. Bytes `08`-`3f` are
+//! malformed, and so is any value in a longer form than the one above (one value, one
+//! encoding), a non-finite number, a repeated key, or keys out of JS's order.
+//!
+//! Tape, both ways, a token per value: 0 null, 1 false, 2 true, 3 number (then the
+//! number), 4 string (then its length in UTF-16 units; the text follows in the message's
+//! text), 5 array (then the count, then the items), 6 object (then the count, then per
+//! member the key's length in units and the value).
+
+use super::integer::MAX_SAFE;
+use super::keys::{key_text, KeySet};
+use super::{Decoding, Encoding, Entry, Node};
+use crate::codec::text::write_string;
+use crate::codec::varint::{unzigzag64, zigzag64};
+use crate::codec::{Error, Fault, LimitKind, Result, Segment};
+use crate::program::Keys;
+
+pub const ENTRY: Entry = Entry {
+    name: "json",
+    members: &[],
+    compile: |_, _| Ok(Node::Json),
+};
+
+const NULL: f64 = 0.0;
+const FALSE: f64 = 1.0;
+const TRUE: f64 = 2.0;
+const NUMBER: f64 = 3.0;
+const STRING: f64 = 4.0;
+const ARRAY: f64 = 5.0;
+const OBJECT: f64 = 6.0;
+
+/// Strings shorter than this many bytes, and arrays and objects of fewer than
+/// `SHORT_COUNT` items, carry their length in the type byte.
+const SHORT_STRING: u32 = 64;
+const SHORT_COUNT: u32 = 32;
+const SMALL_INT: i64 = 63;
+
+/// Whether `v` is written as an integer: a safe integer that is not -0.
+#[inline]
+fn is_int(v: f64) -> bool {
+    v.fract() == 0.0 && v.abs() <= MAX_SAFE as f64 && !(v == 0.0 && v.is_sign_negative())
+}
+
+pub fn encode(e: &mut Encoding) -> Result<()> {
+    let token = e.t.slot()?;
+    if token == NULL || token == FALSE || token == TRUE {
+        e.w.u8(token as u8);
+    } else if token == NUMBER {
+        let v = e.t.slot()?;
+        if is_int(v) {
+            let n = v as i64;
+            if (0..=SMALL_INT).contains(&n) {
+                e.w.u8(0x40 | n as u8);
+            } else {
+                e.w.u8(0x04);
+                e.w.varint64(zigzag64(n));
+            }
+        } else if v.is_finite() {
+            e.w.u8(0x03);
+            e.w.f64(v);
+        } else {
+            return Err(e.t.mismatch());
+        }
+    } else if token == STRING {
+        string(e, true)?;
+    } else if token == ARRAY || token == OBJECT {
+        let count = e.t.count(u32::MAX)?;
+        let base = if token == ARRAY { 0xc0 } else { 0xe0 };
+        if count < SHORT_COUNT {
+            e.w.u8(base | count as u8);
+        } else {
+            e.w.u8(if token == ARRAY { 0x06 } else { 0x07 });
+            e.w.varint(count);
+        }
+        e.enter()?;
+        for _ in 0..count {
+            if token == OBJECT {
+                string(e, false)?;
+            }
+            encode(e)?;
+        }
+        e.depth -= 1;
+    } else {
+        return Err(e.t.mismatch());
+    }
+    Ok(())
+}
+
+/// A string from the tape: a value (with its type byte) or a key (a plain string).
+fn string(e: &mut Encoding, value: bool) -> Result<()> {
+    let len = e.t.count(u32::MAX)?;
+    let units = e.t.units(len as usize)?;
+    if !value {
+        return write_string(e.w, units);
+    }
+    // Written as a plain string (varint length first), then given its type byte: a
+    // length below 64 is one varint byte, which becomes the type byte itself.
+    let start = e.w.len();
+    e.w.u8(0x05);
+    write_string(e.w, units)?;
+    let written = e.w.as_mut_slice();
+    if written[start + 1] < SHORT_STRING as u8 {
+        written[start] = 0x80 | written[start + 1];
+        written.copy_within(start + 2.., start + 1);
+        e.w.truncate(e.w.len() - 1);
+    }
+    Ok(())
+}
+
+pub fn decode(d: &mut Decoding) -> Result<()> {
+    let offset = d.r.offset();
+    let tag = d.r.u8()?;
+    match tag {
+        0x00..=0x02 => d.out.push(tag as f64),
+        0x03 => {
+            let v = d.r.f64()?;
+            if !v.is_finite() || is_int(v) {
+                return Err(Error::malformed(
+                    offset,
+                    Fault::NonCanonical(if v.is_finite() {
+                        "a json integer in the float form"
+                    } else {
+                        "a json number that is not finite"
+                    }),
+                ));
+            }
+            d.out.push(NUMBER);
+            d.out.push(v);
+        }
+        0x04 => {
+            let v = unzigzag64(d.r.varint64()?);
+            if v.unsigned_abs() > MAX_SAFE as u64 {
+                return Err(Error::malformed(offset, Fault::VarintOutOfRange));
+            }
+            if (0..=SMALL_INT).contains(&v) {
+                return Err(Error::malformed(
+                    offset,
+                    Fault::NonCanonical("a json integer 0-63 in the long form"),
+                ));
+            }
+            d.out.push(NUMBER);
+            d.out.push(v as f64);
+        }
+        0x40..=0x7f => {
+            d.out.push(NUMBER);
+            d.out.push((tag & 0x3f) as f64);
+        }
+        0x05 | 0x80..=0xbf => {
+            let len = if tag == 0x05 {
+                let len = d.length(LimitKind::StringBytes, d.limits.max_string_bytes)?;
+                if len < SHORT_STRING {
+                    return Err(Error::malformed(
+                        offset,
+                        Fault::NonCanonical("a short json string in the long form"),
+                    ));
+                }
+                len
+            } else {
+                (tag & 0x3f) as u32
+            };
+            let at = d.r.offset();
+            let bytes = d.r.take(len as usize)?;
+            let units = d.text.push_utf8(bytes, at)?;
+            d.out.push(STRING);
+            d.out.push(units as f64);
+        }
+        0x06 | 0x07 | 0xc0..=0xff => {
+            let object = tag == 0x07 || tag >= 0xe0;
+            // An item takes at least its type byte; a member its key's length byte too.
+            let min = if object { 2 } else { 1 };
+            let count = if tag < 0x08 {
+                let count = d.count(min)?;
+                if count < SHORT_COUNT {
+                    return Err(Error::malformed(
+                        offset,
+                        Fault::NonCanonical("a short json array or object in the long form"),
+                    ));
+                }
+                count
+            } else {
+                let count = (tag & 0x1f) as u32;
+                if count as u64 * min as u64 > d.r.remaining() as u64 {
+                    return Err(Error::truncated(
+                        d.r.offset(),
+                        count as usize * min as usize - d.r.remaining(),
+                    ));
+                }
+                count
+            };
+            d.out.push(if object { OBJECT } else { ARRAY });
+            d.out.push(count as f64);
+            d.enter(offset)?;
+            let mut keys = KeySet::new(Keys::Record);
+            for i in 0..count {
+                if object {
+                    let start = d.r.offset();
+                    let units = super::string::read(d)?;
+                    let key = d.r.since(start);
+                    keys.check(key, start)?;
+                    d.out.push(units as f64);
+                    decode(d).map_err(|e| e.within(Segment::Field(key_text(key))))?;
+                } else {
+                    decode(d).map_err(|e| e.within_index(i))?;
+                }
+            }
+            d.depth -= 1;
+        }
+        _ => return Err(Error::malformed(offset, Fault::JsonTag(tag))),
+    }
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! `map`: a JS `Map` with keys of any type, insertion order kept. Varint count, then each
+//! key and its value. Entries must take at least one byte between them. Decode rejects a
+//! repeated key (see `keys.rs` for how keys compare).
+
+use super::{min_size, schema_error, value_node, Cx, Entry, Lower, Node};
+use crate::codec::{Result, Segment};
+use crate::json::Json;
+use crate::program::{Keys, Op};
+
+pub const ENTRY: Entry = Entry {
+    name: "map",
+    members: &["keys", "values"],
+    compile,
+};
+
+fn compile(d: &Json, cx: &mut Cx) -> Result<Node> {
+    let keys = value_node(cx, super::member(d, "keys")?).map_err(|e| e.within(Segment::Items))?;
+    let values =
+        value_node(cx, super::member(d, "values")?).map_err(|e| e.within(Segment::Items))?;
+    Ok(Node::Map {
+        keys: Box::new(keys),
+        values: Box::new(values),
+    })
+}
+
+/// The check that an entry takes bytes, made once every definition's size is known.
+pub fn check_entries(keys: &Node, values: &Node, sizes: &[u32]) -> Result<()> {
+    if min_size(keys, sizes).saturating_add(min_size(values, sizes)) == 0 {
+        return Err(schema_error(
+            "map entries must take at least one byte; a key and a value that take none would let a few bytes make millions of entries".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// How a key of `node` is compared on decode.
+pub fn key_kind(node: &Node) -> Keys {
+    match node {
+        Node::Bool
+        | Node::Uint8
+        | Node::Uint16
+        | Node::Uint32
+        | Node::Int8
+        | Node::Int16
+        | Node::Int32
+        | Node::Int
+        | Node::Int64
+        | Node::Uint64
+        | Node::String
+        | Node::Enum { .. }
+        | Node::Literal(_) => Keys::Bytes,
+        Node::Float32 => Keys::Float32,
+        Node::Float64 => Keys::Float64,
+        Node::Nullable(inner) => match key_kind(inner) {
+            Keys::Bytes => Keys::Bytes,
+            _ => Keys::Js,
+        },
+        Node::Date
+        | Node::Bytes
+        | Node::Typed(_)
+        | Node::Array { .. }
+        | Node::Tuple { .. }
+        | Node::Object { .. }
+        | Node::Record { .. }
+        | Node::Map { .. }
+        | Node::Discriminated { .. } => Keys::Objects,
+        Node::Union { .. } | Node::Json | Node::Ref(_) | Node::Optional(_) => Keys::Js,
+    }
+}
+
+/// Tape: one slot, the count (and for keys only JS can compare, a second slot: the
+/// offset of the count, for the error); then per entry the key's and the value's slots.
+pub fn lower(lw: &mut Lower, keys: &Node, values: &Node) {
+    let kind = key_kind(keys);
+    let at = lw.push(Op::Entries {
+        end: 0,
+        key_end: 0,
+        min_entry_bytes: 1,
+        keys: kind,
+    });
+    lw.frame(keys);
+    let key_end = lw.here();
+    lw.frame(values);
+    lw.steps[at].op = Op::Entries {
+        end: lw.here(),
+        key_end,
+        min_entry_bytes: min_size(keys, &lw.sizes)
+            .saturating_add(min_size(values, &lw.sizes))
+            .max(1),
+        keys: kind,
+    };
+}

@@ -1,0 +1,442 @@
+//! The types. Each module holds what shorn knows of one type (or one family of types):
+//! how its descriptor compiles (`compile`), the steps it lowers to (`lower`), the fewest
+//! bytes it takes (`min_size`), and the functions that write and read its bytes. The
+//! compiler (`crate::schema`) and the engine (`crate::engine`) are drivers that know no
+//! type; the JS side mirrors this layout in `lib/types/`.
+//!
+//! Adding a type: a module here with its entry in `REGISTRY`, a `Node` variant, a leaf
+//! `Op` (or a lowering to existing control ops), its JS module, its section in
+//! docs/FORMAT.md, golden vectors and a row in the test tables. The coverage test
+//! (`__test__/coverage.test.js`) fails until every one of those exists.
+
+pub mod array;
+pub mod boolean;
+pub mod bytes;
+pub mod date;
+pub mod enumeration;
+pub mod float;
+pub mod int64;
+pub mod integer;
+pub mod json;
+pub mod keys;
+pub mod literal;
+pub mod map;
+pub mod object;
+pub mod optional;
+pub mod record;
+pub mod recursive;
+pub mod string;
+pub mod tuple;
+pub mod typed_array;
+pub mod union;
+
+use crate::codec::{
+    Elem, Error, ErrorKind, LimitKind, Reader, Result, Segment, TapeIn, TapeOut, TextBuffer, Writer,
+};
+use crate::json::Json;
+use crate::program::{Limits, Op, Step};
+
+/// One node of a compiled schema.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    Bool,
+    Uint8,
+    Uint16,
+    Uint32,
+    Int8,
+    Int16,
+    Int32,
+    /// A safe integer (|n| <= 2^53 - 1), zigzag varint of up to 64 bits.
+    Int,
+    Int64,
+    Uint64,
+    Float32,
+    Float64,
+    Date,
+    String,
+    Bytes,
+    /// Encoded as the index of the symbol.
+    Enum {
+        symbols: Box<[Box<str>]>,
+    },
+    /// One value, zero bytes (`literal` and `null`).
+    Literal(literal::Literal),
+    Array {
+        items: Box<Node>,
+        min_item_bytes: u32,
+    },
+    Tuple {
+        items: Box<[Node]>,
+    },
+    Object {
+        fields: Box<[Field]>,
+        strict: bool,
+    },
+    /// A field that may be absent: one presence byte, then the value if present.
+    Optional(Box<Node>),
+    /// A value that may be null: one presence byte, then the value if not null.
+    Nullable(Box<Node>),
+    Record {
+        values: Box<Node>,
+    },
+    Map {
+        keys: Box<Node>,
+        values: Box<Node>,
+    },
+    Union {
+        variants: Box<[Node]>,
+    },
+    /// Objects told apart by the literal of field `key`.
+    Discriminated {
+        key: Box<str>,
+        variants: Box<[Node]>,
+    },
+    /// A recursive definition, by its index in `Schema::defs`.
+    Ref(u32),
+    Json,
+    Typed(Elem),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    pub name: Box<str>,
+    pub node: Node,
+}
+
+/// A named recursive definition (`t.recursive`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Def {
+    pub name: Box<str>,
+    pub node: Node,
+}
+
+/// How one descriptor `type` compiles: its name, the members its descriptor may have
+/// besides `type`, and the function that reads them.
+pub struct Entry {
+    pub name: &'static str,
+    pub members: &'static [&'static str],
+    pub compile: fn(&Json, &mut Cx) -> Result<Node>,
+}
+
+/// Every descriptor `type` the compiler accepts.
+pub const REGISTRY: &[Entry] = &[
+    boolean::ENTRY,
+    integer::UINT8,
+    integer::UINT16,
+    integer::UINT32,
+    integer::INT8,
+    integer::INT16,
+    integer::INT32,
+    integer::INT,
+    int64::INT64,
+    int64::UINT64,
+    float::FLOAT32,
+    float::FLOAT64,
+    date::ENTRY,
+    string::ENTRY,
+    bytes::ENTRY,
+    enumeration::ENTRY,
+    literal::LITERAL,
+    literal::NULL,
+    array::ENTRY,
+    tuple::ENTRY,
+    object::ENTRY,
+    optional::OPTIONAL,
+    optional::NULLABLE,
+    record::ENTRY,
+    map::ENTRY,
+    union::UNION,
+    union::DISCRIMINATED,
+    recursive::RECURSIVE,
+    recursive::REF,
+    json::ENTRY,
+    typed_array::FLOAT64,
+    typed_array::FLOAT32,
+    typed_array::INT32,
+    typed_array::UINT32,
+    typed_array::INT16,
+    typed_array::UINT16,
+    typed_array::INT8,
+];
+
+/// Nesting of descriptors deeper than this is refused at compile, which bounds the
+/// compiler's and the engine's recursion over the schema itself (recursive types nest
+/// at run time, bounded by `Limits::max_depth`).
+pub const MAX_SCHEMA_DEPTH: usize = 64;
+
+/// State of one compile: recursive definitions and the names in scope.
+#[derive(Default)]
+pub struct Cx {
+    pub defs: Vec<Def>,
+    /// Definitions whose bodies are being compiled, innermost last.
+    scopes: Vec<(Box<str>, u32)>,
+    depth: usize,
+}
+
+impl Cx {
+    /// Compiles one descriptor.
+    pub fn node(&mut self, d: &Json) -> Result<Node> {
+        if self.depth > MAX_SCHEMA_DEPTH {
+            return Err(schema_error(format!(
+                "nested deeper than {MAX_SCHEMA_DEPTH} levels"
+            )));
+        }
+        let Json::Object(members) = d else {
+            return Err(schema_error(format!(
+                "expected a type descriptor object, found {}",
+                d.kind()
+            )));
+        };
+        let Some(kind) = d.get("type").and_then(Json::as_str) else {
+            return Err(schema_error(
+                "a type descriptor needs a string \"type\"".into(),
+            ));
+        };
+        let Some(entry) = REGISTRY.iter().find(|e| e.name == kind) else {
+            return Err(schema_error(format!("unknown type \"{kind}\"")));
+        };
+        if let Some((key, _)) = members
+            .iter()
+            .find(|(k, _)| k != "type" && !entry.members.contains(&k.as_str()))
+        {
+            return Err(schema_error(format!(
+                "the {kind} descriptor has no member \"{key}\""
+            )));
+        }
+        self.depth += 1;
+        let node = (entry.compile)(d, self);
+        self.depth -= 1;
+        node
+    }
+
+    /// The innermost definition named `name`, if one is being compiled.
+    fn lookup(&self, name: &str) -> Option<u32> {
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == name)
+            .map(|&(_, id)| id)
+    }
+}
+
+#[cold]
+pub fn schema_error(message: String) -> Error {
+    Error::new(ErrorKind::Schema { message })
+}
+
+/// Member `key` of descriptor `d`, or a schema error naming it.
+pub fn member<'a>(d: &'a Json, key: &'static str) -> Result<&'a Json> {
+    d.get(key).ok_or_else(|| {
+        let kind = d.get("type").and_then(Json::as_str).unwrap_or("?");
+        schema_error(format!("the {kind} descriptor needs \"{key}\""))
+    })
+}
+
+/// The value of a schema that may stand anywhere a value stands: not `optional`, which
+/// only says that an object's key may be missing.
+pub fn value_node(cx: &mut Cx, d: &Json) -> Result<Node> {
+    let node = cx.node(d)?;
+    if matches!(node, Node::Optional(_)) {
+        return Err(schema_error(
+            "optional is only allowed on an object field".into(),
+        ));
+    }
+    Ok(node)
+}
+
+/// The fewest bytes a value of `node` takes on the wire; `sizes` gives the recursive
+/// definitions' own minimums (a lower bound while they are being computed).
+pub fn min_size(node: &Node, sizes: &[u32]) -> u32 {
+    match node {
+        Node::Bool
+        | Node::Uint8
+        | Node::Int8
+        | Node::Uint16
+        | Node::Uint32
+        | Node::Int16
+        | Node::Int32
+        | Node::Int
+        | Node::Int64
+        | Node::Uint64
+        | Node::Date
+        | Node::String
+        | Node::Bytes
+        | Node::Enum { .. }
+        | Node::Array { .. }
+        | Node::Optional(_)
+        | Node::Nullable(_)
+        | Node::Record { .. }
+        | Node::Map { .. }
+        | Node::Union { .. }
+        | Node::Discriminated { .. }
+        | Node::Json
+        | Node::Typed(_) => 1,
+        Node::Float32 => 4,
+        Node::Float64 => 8,
+        Node::Literal(_) => 0,
+        Node::Tuple { items } => items
+            .iter()
+            .map(|n| min_size(n, sizes))
+            .fold(0, u32::saturating_add),
+        Node::Object { fields, .. } => fields
+            .iter()
+            .map(|f| min_size(&f.node, sizes))
+            .fold(0, u32::saturating_add),
+        Node::Ref(id) => sizes.get(*id as usize).copied().unwrap_or(0),
+    }
+}
+
+/// Builds the program's steps from nodes.
+#[derive(Default)]
+pub struct Lower {
+    pub steps: Vec<Step>,
+    pub tables: Vec<u32>,
+    /// Segments from the current frame's root to the value being lowered.
+    pub path: Vec<Segment>,
+    /// The fewest bytes of each recursive definition.
+    pub sizes: Vec<u32>,
+}
+
+impl Lower {
+    pub fn here(&self) -> u32 {
+        self.steps.len() as u32
+    }
+
+    pub fn push(&mut self, op: Op) -> usize {
+        self.steps.push(Step {
+            op,
+            path: self.path.as_slice().into(),
+        });
+        self.steps.len() - 1
+    }
+
+    /// Lowers `node` in a new frame: its steps name their path from `node` itself (the
+    /// item of an array, the key or value of an entry, a definition's body).
+    pub fn frame(&mut self, node: &Node) {
+        let outer = std::mem::take(&mut self.path);
+        self.node(node);
+        self.path = outer;
+    }
+
+    pub fn node(&mut self, node: &Node) {
+        let op = match node {
+            Node::Bool => Op::Bool,
+            Node::Uint8 => Op::Uint8,
+            Node::Uint16 => Op::Uint16,
+            Node::Uint32 => Op::Uint32,
+            Node::Int8 => Op::Int8,
+            Node::Int16 => Op::Int16,
+            Node::Int32 => Op::Int32,
+            Node::Int => Op::Int,
+            Node::Int64 => Op::Int64,
+            Node::Uint64 => Op::Uint64,
+            Node::Float32 => Op::Float32,
+            Node::Float64 => Op::Float64,
+            Node::Date => Op::Date,
+            Node::String => Op::String,
+            Node::Bytes => Op::Bytes,
+            Node::Json => Op::Json,
+            Node::Typed(elem) => Op::Typed { elem: *elem },
+            // The compiler caps the number of symbols at u32::MAX.
+            Node::Enum { symbols } => Op::Enum {
+                count: symbols.len() as u32,
+            },
+            Node::Literal(_) => return,
+            Node::Array {
+                items,
+                min_item_bytes,
+            } => return array::lower(self, items, *min_item_bytes),
+            Node::Tuple { items } => return tuple::lower(self, items),
+            Node::Object { fields, .. } => return object::lower(self, fields),
+            Node::Optional(inner) | Node::Nullable(inner) => return optional::lower(self, inner),
+            Node::Record { values } => return record::lower(self, values),
+            Node::Map { keys, values } => return map::lower(self, keys, values),
+            Node::Union { variants } | Node::Discriminated { variants, .. } => {
+                return union::lower(self, variants)
+            }
+            Node::Ref(id) => Op::Call { block: *id },
+        };
+        self.push(op);
+    }
+}
+
+/// What a leaf's encode function works on: the marshalled values and the output.
+pub struct Encoding<'a, 'w> {
+    pub t: TapeIn<'a>,
+    pub w: &'w mut Writer,
+    pub limits: Limits,
+    /// Levels of recursive types and `json` entered so far.
+    pub depth: u32,
+}
+
+/// What a leaf's decode function works on: the input, the tape it fills and the text.
+pub struct Decoding<'a, 't> {
+    pub r: Reader<'a>,
+    pub out: TapeOut<'t>,
+    pub text: &'t mut TextBuffer,
+    pub limits: Limits,
+    pub depth: u32,
+}
+
+impl Decoding<'_, '_> {
+    /// A length or count, checked against its limit.
+    #[inline]
+    pub fn length(&mut self, what: LimitKind, limit: u32) -> Result<u32> {
+        let offset = self.r.offset();
+        let n = self.r.varint()?;
+        if n > limit {
+            return Err(Error::new(ErrorKind::LimitExceeded {
+                offset,
+                what,
+                declared: n as u64,
+                limit: limit as u64,
+            }));
+        }
+        Ok(n)
+    }
+
+    /// A count of items of at least `min_item_bytes` each: within its limit, and with
+    /// that many bytes left in the input, checked before any work so a huge count in a
+    /// short input costs nothing.
+    #[inline]
+    pub fn count(&mut self, min_item_bytes: u32) -> Result<u32> {
+        let count = self.length(LimitKind::ArrayLength, self.limits.max_array_length)?;
+        let needed = count as u64 * min_item_bytes as u64;
+        if needed > self.r.remaining() as u64 {
+            let short = needed - self.r.remaining() as u64;
+            return Err(Error::truncated(
+                self.r.offset(),
+                short.min(usize::MAX as u64) as usize,
+            ));
+        }
+        Ok(count)
+    }
+
+    /// Enters one level of recursion; `offset` is where the deeper value starts.
+    #[inline]
+    pub fn enter(&mut self, offset: usize) -> Result<()> {
+        if self.depth >= self.limits.max_depth {
+            return Err(Error::new(ErrorKind::LimitExceeded {
+                offset,
+                what: LimitKind::Depth,
+                declared: self.depth as u64 + 1,
+                limit: self.limits.max_depth as u64,
+            }));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+}
+
+impl Encoding<'_, '_> {
+    /// Enters one level of recursion (JS checks the depth first, with a path; this keeps
+    /// a hostile tape from exhausting the native stack).
+    #[inline]
+    pub fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.limits.max_depth {
+            return Err(self.t.mismatch());
+        }
+        self.depth += 1;
+        Ok(())
+    }
+}
