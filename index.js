@@ -3,14 +3,17 @@
 // plus per-schema JS that marshals values to and from it; see README.md and docs/FORMAT.md.
 
 const { t } = require('./lib/types');
-const { ShornError, pathKey } = require('./lib/errors');
-const { argumentLayout } = require('./lib/plan');
+const { ShornError } = require('./lib/errors');
+const { walk, analyze } = require('./lib/walk');
 const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
-const generic = require('./lib/generic');
+const genericMarshaller = require('./lib/generic');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const OPTIONS = new Set([...LIMITS, 'codegen']);
+// src/program.rs: DEFAULT_MAX_DEPTH and MAX_MAX_DEPTH.
+const DEFAULT_MAX_DEPTH = 128;
+const MAX_MAX_DEPTH = 1000;
 
 function optionError(message) {
   return new ShornError('ERR_SHORN_SCHEMA', `invalid compile option: ${message}`);
@@ -36,40 +39,29 @@ class Codec {
 
 // A builder passed uncalled (`t.string` for `t.string()`) would vanish in JSON.stringify
 // and leave a confusing "missing schema" error; name it instead.
-// Deeper than the compiler allows, it stops: the compiler names that fault itself, and a
-// circular descriptor must not overflow the stack here first.
-const MAX_DEPTH = 64;
-function findFunction(d, path, depth = 0) {
-  if (depth > MAX_DEPTH) return;
-  if (typeof d === 'function') {
-    const name = Object.keys(t).find((k) => t[k] === d);
-    const hint = name ? ` (did you mean t.${name}()?)` : '';
-    throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: found a function${hint}`);
-  }
-  if (typeof d !== 'object' || d === null) return;
-  if (d.type === 'object' && Array.isArray(d.fields)) {
-    for (const f of d.fields) {
-      if (f && typeof f === 'object') findFunction(f.schema, `${path}${pathKey(String(f.name))}`, depth + 1);
+function findFunction(schema) {
+  walk(schema, (d, path) => {
+    if (typeof d === 'function') {
+      const name = Object.keys(t).find((k) => t[k] === d);
+      const hint = name ? ` (did you mean t.${name}()?)` : '';
+      throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: found a function${hint}`);
     }
-  } else if (d.type === 'array') {
-    findFunction(d.items, `${path}[]`, depth + 1);
-  } else if (d.type === 'optional' || d.type === 'nullable') {
-    findFunction(d.of, path, depth + 1);
-  }
+  });
 }
 
 /**
  * Compiles a descriptor (built with `t`, or the same after a JSON round trip).
  * Options: `maxStringBytes`, `maxBytesLength`, `maxArrayLength` (decode limits; a larger
- * declared size is ERR_SHORN_LIMIT) and `codegen` (`true`, `false`, or `'auto'`: generate
- * code unless `new Function` is forbidden).
+ * declared size is ERR_SHORN_LIMIT), `maxDepth` (how deep recursive types and `json`
+ * values nest, default 128, at most 1000) and `codegen` (`true`, `false`, or `'auto'`:
+ * generate code unless `new Function` is forbidden).
  */
 function compile(schema, options = {}) {
   if (typeof options !== 'object' || options === null) throw optionError('options must be an object');
   for (const key of Object.keys(options)) {
     if (!OPTIONS.has(key)) throw optionError(`unknown option ${JSON.stringify(key)}`);
   }
-  findFunction(schema, '$');
+  findFunction(schema);
   let text;
   try {
     text = JSON.stringify(schema);
@@ -80,28 +72,35 @@ function compile(schema, options = {}) {
   const limits = LIMITS.map((name) => {
     const v = options[name];
     if (v === undefined) return -1;
-    if (!Number.isInteger(v) || v < 0 || v > 4294967295) {
-      throw optionError(`${name} must be an integer from 0 to 4294967295`);
+    const [min, max] = name === 'maxDepth' ? [1, MAX_MAX_DEPTH] : [0, 4294967295];
+    if (!Number.isInteger(v) || v < min || v > max) {
+      throw optionError(`${name} must be an integer from ${min} to ${max}`);
     }
     return v;
   });
+  const maxDepth = options.maxDepth === undefined ? DEFAULT_MAX_DEPTH : options.maxDepth;
   const mode = options.codegen === undefined ? 'auto' : options.codegen;
   if (mode !== true && mode !== false && mode !== 'auto') throw optionError("codegen must be true, false or 'auto'");
 
   const descriptor = JSON.parse(text);
-  let layout;
+  let info;
+  let walkError;
   try {
-    layout = argumentLayout(descriptor);
-  } catch {
-    layout = { positional: false, strings: 0, blobs: 0 }; // the native compiler names the fault
+    info = analyze(descriptor);
+  } catch (e) {
+    walkError = e; // a descriptor the native compiler will name the fault of
+    info = { layout: { positional: false, strings: 0, blobs: 0 } };
   }
+  const { layout } = info;
   const nat = rt.native.compile(text, ...limits, layout.positional ? layout.strings : -1, layout.blobs);
+  if (walkError) throw walkError;
 
+  const generic = genericMarshaller.build(descriptor, info, nat, maxDepth);
   let functions;
   let generated = false;
   if (mode !== false) {
     try {
-      functions = codegen.build(descriptor, layout, nat, rt);
+      functions = codegen.build(descriptor, info, nat, generic.marshaller);
       generated = true;
     } catch (e) {
       if (!(e instanceof EvalError)) throw e;
@@ -113,7 +112,7 @@ function compile(schema, options = {}) {
       }
     }
   }
-  if (!generated) functions = generic.build(descriptor, layout, nat, rt);
+  if (!generated) functions = generic.functions;
   return new Codec(descriptor, functions, generated);
 }
 

@@ -1,11 +1,13 @@
 'use strict';
-// Generates one schema's marshalling code: `marshal(value)` walks the value in schema order,
-// checks each field and writes the tape (see src/codec/message.rs), then calls the native
+// Generates one schema's marshalling code: `marshal(value)` walks the value in schema
+// order, checks each field and writes the tape (src/codec/tape.rs), then calls the native
 // encoder; `decode(bytes)` calls the native decoder and builds the result from the tape.
 // Each schema gets its own functions, so V8 sees one object shape per property access.
+// This is the driver; what each type generates is in its module under lib/types/.
 
-const { INTEGER_TEST, expected, staticSlots, INHERITED, SMALL_INPUT, KEEP_TAPE_SLOTS } = require('./plan');
+const { TYPES } = require('./types');
 const { pathKey } = require('./errors');
+const rt = require('./runtime');
 
 // A path as generated code: static text and loop variables, rendered as a JS expression
 // only inside `throw` statements, so the happy path never builds a path string.
@@ -16,8 +18,17 @@ class PathExpr {
   field(name) {
     return new PathExpr([...this.parts, pathKey(name)]);
   }
+  /** An array index held in loop variable `variable`. */
   index(variable) {
     return new PathExpr([...this.parts, '[', { variable }, ']']);
+  }
+  /** A constant index (a tuple item, a Map entry's key or value). */
+  item(k) {
+    return new PathExpr([...this.parts, `[${k}]`]);
+  }
+  /** A record key held in variable `variable`. */
+  key(variable) {
+    return new PathExpr([...this.parts, { variable: `rt.pathKey(${variable})` }]);
   }
   code() {
     const out = [];
@@ -29,119 +40,133 @@ class PathExpr {
   }
 }
 
-// Reads field `name` of `x` as JS source; own-property only for names Object.prototype has.
-function readField(x, name) {
-  const key = JSON.stringify(name);
-  return INHERITED.has(name) ? `(Object.hasOwn(${x}, ${key}) ? ${x}[${key}] : undefined)` : `${x}[${key}]`;
-}
-
-// Object-literal key: `__proto__` must be computed, or the literal sets the prototype.
-function literalKey(name) {
-  return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name);
-}
-
-function generate(descriptor, layout) {
-  const constants = [];
-  const constant = (value) => {
-    constants.push(value);
-    return `K[${constants.length - 1}]`;
-  };
-  let counter = 0;
-  const fresh = (prefix) => `${prefix}${counter++}`;
-  let stringArg = 0;
-  let blobArg = 0;
-
-  // ---- encode ----
-  const enc = [];
-  // Most slots reserved up front for one array; past this, each item makes its own room,
-  // so a sparse array of length 2^32 - 1 fails on its first item instead of on memory.
-  const UPFRONT = 1 << 20;
-
-  // Tape room: the function starts with room for the root's static slots, an array makes
-  // room for its items' static slots, an item that holds arrays makes room for itself on
-  // each iteration, and after each array's loop there is room again for whatever static
-  // slots can follow in the enclosing item (`room`). Between two checks no code writes
-  // more than it reserved.
-  // `shown` is the type named in an error: a nullable's value that fails is reported
-  // against "T or null".
-  function put(d, x, path, room, shown = d) {
-    const fail = (p, y) => `throw rt.invalid(${p.code()}, ${constant(expected(shown))}, ${y});`;
-    switch (d.type) {
-      case 'bool':
-        enc.push(`if (typeof ${x} !== 'boolean') ${fail(path, x)}`, `T[i++] = ${x} ? 1 : 0;`);
-        return;
-      case 'float32':
-      case 'float64':
-        enc.push(`if (typeof ${x} !== 'number') ${fail(path, x)}`, `T[i++] = ${x};`);
-        return;
-      case 'string':
-        enc.push(`if (typeof ${x} !== 'string') ${fail(path, x)}`);
-        enc.push(layout.positional ? `s${stringArg++} = ${x};` : `S += ${x};`);
-        enc.push(`T[i++] = ${x}.length;`);
-        return;
-      case 'bytes':
-        enc.push(`if (!(${x} instanceof Uint8Array)) ${fail(path, x)}`);
-        enc.push(layout.positional ? `b${blobArg++} = ${x};` : `B.push(${x});`);
-        return;
-      case 'enum':
-        if (d.values.length <= 8) {
-          enc.push(`switch (${x}) {`);
-          d.values.forEach((v, k) => enc.push(`case ${JSON.stringify(v)}: T[i++] = ${k}; break;`));
-          enc.push(`default: ${fail(path, x)}`, '}');
-        } else {
-          const e = fresh('e');
-          const map = constant(new Map(d.values.map((v, k) => [v, k])));
-          enc.push(`const ${e} = ${map}.get(${x});`, `if (${e} === undefined) ${fail(path, x)}`, `T[i++] = ${e};`);
-        }
-        return;
-      case 'array': {
-        const n = fresh('n');
-        const k = fresh('k');
-        const y = fresh('y');
-        const per = staticSlots(d.items);
-        enc.push(
-          `if (!Array.isArray(${x})) ${fail(path, x)}`,
-          `const ${n} = ${x}.length;`,
-          `if (i + 1 + ${n} * ${per} > T.length) T = rt.grow(T, i + 1 + Math.min(${n} * ${per}, ${UPFRONT}));`,
-          `T[i++] = ${n};`,
-          `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
-          `if (i + ${per} > T.length) T = rt.grow(T, i + ${per});`,
-        );
-        enc.push(`const ${y} = ${x}[${k}];`);
-        put(d.items, y, path.index(k), per);
-        enc.push('}', `if (i + ${room} > T.length) T = rt.grow(T, i + ${room});`);
-        return;
-      }
-      case 'object': {
-        enc.push(`if (typeof ${x} !== 'object' || ${x} === null || Array.isArray(${x})) ${fail(path, x)}`);
-        for (const f of d.fields) {
-          const y = fresh('f');
-          enc.push(`const ${y} = ${readField(x, f.name)};`);
-          put(f.schema, y, path.field(f.name), room);
-        }
-        if (d.strict) {
-          const names = constant(new Set(d.fields.map((f) => f.name)));
-          enc.push(`rt.checkStrict(${x}, ${names}, ${path.code()});`);
-        }
-        return;
-      }
-      case 'optional':
-        enc.push(`if (${x} === undefined) T[i++] = 0; else {`, 'T[i++] = 1;');
-        put(d.of, x, path, room);
-        enc.push('}');
-        return;
-      case 'nullable':
-        enc.push(`if (${x} === null) T[i++] = 0; else {`, 'T[i++] = 1;');
-        put(d.of, x, path, room, d);
-        enc.push('}');
-        return;
-      default:
-        enc.push(`if (!${INTEGER_TEST[d.type](x)}) ${fail(path, x)}`, `T[i++] = ${x};`);
-    }
+/** What type modules generate code with (see lib/types/*.js, `emit*`). */
+class Generator {
+  constructor(info) {
+    this.info = info;
+    this.layout = info.layout;
+    this.constants = [];
+    this.counter = 0;
+    this.stringArg = 0;
+    this.blobArg = 0;
+    this.enc = [];
+    this.dec = [];
+    // Test functions for unions, one per descriptor, in the factory's scope.
+    this.predicates = new Map();
+    this.functions = [];
   }
 
-  const minimum = staticSlots(descriptor);
-  put(descriptor, 'v', new PathExpr(['$']), minimum);
+  constant(value) {
+    this.constants.push(value);
+    return `K[${this.constants.length - 1}]`;
+  }
+
+  fresh(prefix) {
+    return `${prefix}${this.counter++}`;
+  }
+
+  expected(d) {
+    return TYPES.get(d.type).expected(d, this);
+  }
+
+  slots(d) {
+    return TYPES.get(d.type).slots(d, this);
+  }
+
+  pathOf(d) {
+    return this.info.paths.get(d);
+  }
+
+  /** The statement that throws ERR_SHORN_INVALID for `x` at `path`, naming `shown`. */
+  fail(path, shown, x) {
+    return `throw rt.invalid(${path.code()}, ${this.constant(this.expected(shown))}, ${x});`;
+  }
+
+  /** Statements that grow the tape to `need` slots (and its 64-bit views). */
+  grow(need) {
+    return this.info.uses64
+      ? `{ T = rt.grow(T, ${need}); TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU'); }`
+      : `T = rt.grow(T, ${need});`;
+  }
+
+  /** Makes sure `room` slots are free, after something of variable size. */
+  room(room) {
+    if (room > 0) this.enc.push(`if (i + ${room} > T.length) ${this.grow(`i + ${room}`)}`);
+  }
+
+  /** Passes string `x` to the native side; its length goes on the tape. */
+  string(x) {
+    this.enc.push(this.layout.positional ? `s${this.stringArg++} = ${x};` : `S += ${x};`, `T[i++] = ${x}.length;`);
+  }
+
+  /** Passes byte or typed array `x` to the native side. */
+  blob(x) {
+    this.enc.push(this.layout.positional ? `b${this.blobArg++} = ${x};` : `B.push(${x});`);
+  }
+
+  /** The expression for the next decoded string. */
+  text() {
+    // A message with one string field (outside arrays) gets that string whole: no slice.
+    return this.layout.positional && this.layout.strings === 1 ? '(i++, S)' : 'S.slice(p, p += T[i++])';
+  }
+
+  put(d, x, path, room, shown = d) {
+    TYPES.get(d.type).emitPut(this, d, x, path, room, shown);
+  }
+
+  /** Emits the decoding of `d`; returns a name or an expression for its value. */
+  take(d) {
+    const expr = TYPES.get(d.type).emitTake(this, d);
+    if (/^[A-Za-z_$][\w$]*$/.test(expr)) return expr;
+    const v = this.fresh('v');
+    this.dec.push(`const ${v} = ${expr};`);
+    return v;
+  }
+
+  /** A boolean expression: whether `x` is a valid value of `d`. */
+  test(d, x) {
+    return TYPES.get(d.type).emitTest(this, d, x);
+  }
+
+  /**
+   * A call of a generated test function for `d`, made once: `body(y, fail)` returns its
+   * statements over argument `y`, `fail` being the statement that rejects.
+   */
+  predicate(d, x, body) {
+    let name = this.predicates.get(d);
+    if (name === undefined) {
+      name = this.fresh('accepts');
+      this.predicates.set(d, name);
+      const lines = body('y', 'return false;');
+      this.functions.push(`function ${name}(y) {\n  ${lines.join('\n  ')}\n  return true;\n}`);
+    }
+    return `${name}(${x})`;
+  }
+
+  /** Hands `x` at `path` to the generic marshaller (recursive types, json). */
+  handOffPut(d, x, path) {
+    const c = this.fresh('c');
+    this.enc.push(
+      `const ${c} = G.encoder(T, i, S, B);`,
+      `try { ${c}.put(${this.constant(d)}, ${x}); } catch (e) { throw rt.rebase(e, ${path.code()}); }`,
+      `T = ${c}.T; i = ${c}.i; S = ${c}.S;`,
+    );
+    if (this.info.uses64) this.enc.push("TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');");
+  }
+
+  handOffTake(d) {
+    const c = this.fresh('c');
+    const v = this.fresh('v');
+    this.dec.push(`const ${c} = G.decoder(T, i, S, p, bytes);`, `const ${v} = ${c}.take(${this.constant(d)});`, `i = ${c}.i; p = ${c}.p;`);
+    return v;
+  }
+}
+
+function generate(descriptor, info) {
+  const g = new Generator(info);
+  const { layout } = info;
+  const minimum = g.slots(descriptor);
+  g.put(descriptor, 'v', new PathExpr(['$']), minimum);
   const args = [];
   const decls = [];
   if (layout.positional) {
@@ -150,97 +175,38 @@ function generate(descriptor, layout) {
     if (layout.strings) decls.push(`let ${args.slice(0, layout.strings).map((a) => `${a} = ''`).join(', ')};`);
     if (layout.blobs) decls.push(`let ${args.slice(layout.strings).join(', ')};`);
   } else {
-    // No byte-array fields, no array to allocate per call.
     decls.push("let S = '';");
     args.push('S');
+    // No byte-array fields, no array to allocate per call.
     if (layout.blobs) {
       decls.push('const B = [];');
       args.push('B');
+    } else if (info.handsOff) {
+      decls.push('const B = undefined;');
     }
   }
-
-  // ---- decode ----
-  const dec = [];
-  function take(d) {
-    const v = fresh('v');
-    switch (d.type) {
-      case 'bool':
-        dec.push(`const ${v} = T[i++] !== 0;`);
-        break;
-      case 'string':
-        // A message with one string field (outside arrays) gets that string whole: no slice.
-        dec.push(
-          layout.positional && layout.strings === 1
-            ? `const ${v} = S; i++;`
-            : `const ${v} = S.slice(p, p += T[i++]);`,
-        );
-        break;
-      case 'bytes':
-        dec.push(`const ${v} = rt.copyBytes(bytes, T[i++], T[i++]);`);
-        break;
-      case 'enum':
-        dec.push(`const ${v} = ${constant(d.values)}[T[i++]];`);
-        break;
-      case 'array': {
-        const n = fresh('n');
-        const k = fresh('k');
-        dec.push(`const ${n} = T[i++];`, `const ${v} = [];`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
-        const item = take(d.items);
-        dec.push(`${v}.push(${item});`, '}');
-        break;
-      }
-      case 'object': {
-        const values = d.fields.map((f) => {
-          if (f.schema.type !== 'optional') return { f, value: take(f.schema) };
-          const has = fresh('h');
-          dec.push(`const ${has} = T[i++] !== 0;`, `let ${has}v;`, `if (${has}) {`);
-          const inner = take(f.schema.of);
-          dec.push(`${has}v = ${inner};`, '}');
-          return { f, value: `${has}v`, has };
-        });
-        // Keys in schema order: a literal up to the first optional field, then assignments.
-        const first = values.findIndex((x) => x.has);
-        const literal = first < 0 ? values : values.slice(0, first);
-        dec.push(`const ${v} = { ${literal.map((x) => `${literalKey(x.f.name)}: ${x.value}`).join(', ')} };`);
-        for (const x of first < 0 ? [] : values.slice(first)) {
-          const set =
-            x.f.name === '__proto__'
-              ? `rt.defineOwn(${v}, "__proto__", ${x.value});`
-              : `${v}[${JSON.stringify(x.f.name)}] = ${x.value};`;
-          dec.push(x.has ? `if (${x.has}) ${set}` : set);
-        }
-        break;
-      }
-      case 'nullable': {
-        dec.push(`let ${v} = null;`, 'if (T[i++] !== 0) {');
-        const inner = take(d.of);
-        dec.push(`${v} = ${inner};`, '}');
-        break;
-      }
-      default:
-        dec.push(`const ${v} = T[i++];`);
-    }
-    return v;
-  }
-  const result = take(descriptor);
+  const views64 = info.uses64 ? "let TI = rt.view(T, 'TI'); let TU = rt.view(T, 'TU');" : '';
+  const result = g.take(descriptor);
 
   // In `marshal`'s finally: a tape grown for a huge message is kept while messages that
   // large keep coming, and given back after the first call that needs less than a quarter
   // of it (decode does the same natively: src/binding.rs, decode_bytes).
   const source = `'use strict';
+${g.functions.join('\n')}
 function marshal(v) {
   if (st.busy) return rt.reenter(marshal, v);
   st.busy = true;
   let T = st.tape;
+  ${views64}
   let i = 0;
   try {
-    if (T.length < ${minimum}) T = rt.grow(T, ${minimum});
+    if (T.length < ${minimum}) ${g.grow(minimum)}
     ${decls.join('\n    ')}
-    ${enc.join('\n    ')}
+    ${g.enc.join('\n    ')}
     return nat.encode(${args.join(', ')});
   } finally {
     st.busy = false;
-    if (T.length > ${KEEP_TAPE_SLOTS} && i * 4 < T.length) rt.shrink();
+    if (T.length > ${rt.KEEP_TAPE_SLOTS} && i * 4 < T.length) rt.shrink();
   }
 }
 function decode(bytes) {
@@ -248,7 +214,7 @@ function decode(bytes) {
   if (st.busy) return rt.reenter(decode, bytes);
   const n = bytes.length;
   let S;
-  if (n <= ${SMALL_INPUT}) {
+  if (n <= ${rt.SMALL_INPUT}) {
     const I = st.input;
     I[0] = n;
     for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
@@ -257,9 +223,10 @@ function decode(bytes) {
     S = nat.decode(bytes);
   }
   const T = st.tape;
+  ${info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : ''}
   let i = 0;
   let p = 0;
-  ${dec.join('\n  ')}
+  ${g.dec.join('\n  ')}
   return ${result};
 }
 function encode(v) {
@@ -271,16 +238,17 @@ function encodeInto(v, target, offset) {
 }
 return { encode, encodeInto, decode };
 `;
-  return { source, constants };
+  return { source, constants: g.constants };
 }
 
 // Builds the functions with `new Function`; throws where code generation is forbidden
-// (a strict Content Security Policy, --disallow-code-generation-from-strings).
-function build(descriptor, layout, nat, rt) {
-  const { source, constants } = generate(descriptor, layout);
+// (a strict Content Security Policy, --disallow-code-generation-from-strings). `G` is the
+// schema's generic marshaller, for the values generated code hands to it.
+function build(descriptor, info, nat, G) {
+  const { source, constants } = generate(descriptor, info);
   // eslint-disable-next-line no-new-func
-  const factory = new Function('nat', 'rt', 'st', 'K', source);
-  return factory(nat, rt, rt.state, constants);
+  const factory = new Function('nat', 'rt', 'st', 'K', 'G', source);
+  return factory(nat, rt, rt.state, constants, G);
 }
 
 module.exports = { generate, build };

@@ -1,205 +1,332 @@
 'use strict';
-// The marshaller for places where `new Function` is forbidden (strict CSP): it walks the
-// descriptor per value instead of running generated code. It writes the same tape and the
-// same native arguments as lib/codegen.js, so the bytes are identical (the tests check it).
+// The generic marshaller: walks the descriptor per value instead of running generated
+// code, for places where `new Function` is forbidden (a strict Content Security Policy).
+// It writes the same tape and the same native arguments as lib/codegen.js, so the bytes
+// are identical (the tests check it). Generated code also hands it the values whose shape
+// is only known at run time (recursive types, json). Each type's own `put`, `take` and
+// `test` are in lib/types/.
 
-const { isInteger, expected, INHERITED } = require('./plan');
-const { pathKey } = require('./errors');
+const { TYPES } = require('./types');
+const { tagIndex } = require('./types/union');
+const { ShornError } = require('./errors');
+const rt = require('./runtime');
 
-// The state of one encode call, so a call made from inside another (a getter that
-// encodes with the same codec) has its own.
-class Call {
-  constructor(tape, grow) {
-    this.T = tape;
-    this.grow = grow;
-    this.i = 0;
-    this.strings = [];
-    this.blobs = [];
+function def(d) {
+  return TYPES.get(d.type);
+}
+
+/** What one codec's generic marshalling shares across calls. */
+class Marshaller {
+  constructor(descriptor, info, maxDepth) {
+    this.descriptor = descriptor;
+    this.refs = info.refs;
+    this.paths = info.paths;
+    this.maxDepth = maxDepth;
+    this.caches = new Map();
+    // Levels of recursion a `test` is inside (cyclic values must end in `false`).
+    this.testDepth = 0;
+  }
+
+  expected(d) {
+    return def(d).expected(d, this);
+  }
+
+  test(d, x) {
+    return def(d).test(d, x, this);
+  }
+
+  /** Runs `fn` one level deeper; beyond `maxDepth` the value is not accepted. */
+  nest(fn) {
+    if (this.testDepth >= this.maxDepth) return false;
+    this.testDepth++;
+    try {
+      return fn();
+    } finally {
+      this.testDepth--;
+    }
+  }
+
+  target(d) {
+    return this.refs.get(d);
+  }
+
+  pathOf(d) {
+    return this.paths.get(d);
+  }
+
+  cached(kind, d, make) {
+    let perKind = this.caches.get(kind);
+    if (perKind === undefined) this.caches.set(kind, (perKind = new Map()));
+    let v = perKind.get(d);
+    if (v === undefined) perKind.set(d, (v = make(d)));
+    return v;
+  }
+
+  index(d) {
+    return this.cached('enum', d, (e) => new Map(e.values.map((v, k) => [v, k])));
+  }
+
+  tagIndex(d) {
+    return this.cached('tags', d, tagIndex);
+  }
+
+  encoder(T, i, S, B) {
+    return new Encoder(this, T, i, S, B);
+  }
+
+  decoder(T, i, S, p, bytes) {
+    return new Decoder(this, T, i, S, p, bytes);
+  }
+
+  put(c, d, x) {
+    c.put(d, x);
+  }
+
+  take(c, d) {
+    return c.take(d);
+  }
+
+  /**
+   * Throws the error for a value no variant of union `d` accepts: the variant's own error
+   * (with its deeper path) when exactly one variant takes values of that kind, else one
+   * naming every variant.
+   */
+  unionError(d, x, path) {
+    const kinds = d.variants.filter((v) => sameKind(v, x, this));
+    if (kinds.length === 1) {
+      // A scratch tape: this put only looks for its error.
+      const c = new Encoder(this, new Float64Array(64), 0, '', []);
+      c.segments.push(path.slice(1));
+      c.scratch = true;
+      c.put(kinds[0], x);
+    }
+    throw rt.invalid(path, d.variants.map((v) => this.expected(v)).join(' | '), x);
+  }
+}
+
+// Whether `x` is of the kind of JS value that variant `d` takes (number, string, object,
+// ...), whatever its details: for the error of a union.
+function sameKind(d, x, m) {
+  switch (d.type) {
+    case 'literal':
+    case 'null':
+      return typeof x === typeof (d.type === 'null' ? null : d.value) && (x === null) === (d.type === 'null' || d.value === null);
+    case 'recursive':
+      return sameKind(d.schema, x, m);
+    case 'ref':
+      return sameKind(m.target(d), x, m);
+    case 'nullable':
+      return x === null || sameKind(d.of, x, m);
+    default: {
+      const probe = KIND_PROBES[d.type];
+      return probe ? probe(x) : false;
+    }
+  }
+}
+
+const isNumber = (x) => typeof x === 'number';
+const isObject = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
+const KIND_PROBES = {
+  bool: (x) => typeof x === 'boolean',
+  string: (x) => typeof x === 'string',
+  enum: (x) => typeof x === 'string',
+  int64: (x) => typeof x === 'bigint',
+  uint64: (x) => typeof x === 'bigint',
+  date: (x) => x instanceof Date,
+  bytes: ArrayBuffer.isView,
+  array: Array.isArray,
+  tuple: Array.isArray,
+  object: isObject,
+  record: isObject,
+  discriminatedUnion: isObject,
+  map: (x) => x instanceof Map,
+  json: () => false,
+  union: () => false,
+};
+for (const t of ['uint8', 'uint16', 'uint32', 'int8', 'int16', 'int32', 'int', 'float32', 'float64']) KIND_PROBES[t] = isNumber;
+for (const t of ['float64Array', 'float32Array', 'int32Array', 'uint32Array', 'int16Array', 'uint16Array', 'int8Array']) {
+  KIND_PROBES[t] = ArrayBuffer.isView;
+}
+
+/** The state of one encode (or one hand-off from generated code). */
+class Encoder {
+  constructor(m, T, i, S, B) {
+    this.m = m;
+    this.T = T;
+    this.i = i;
+    // Strings: one concatenated string (S), or a list when they go as positional arguments.
+    this.S = S;
+    this.strings = null;
+    this.B = B;
     // The path so far, rendered only on error.
     this.segments = [];
+    this.depth = 0;
+    // A scratch encoder (for an error message) never touches the shared tape.
+    this.scratch = false;
+  }
+
+  put(d, x, shown = d) {
+    def(d).put(this, d, x, shown);
+  }
+
+  test(d, x) {
+    return this.m.test(d, x);
   }
 
   // Checked on every slot: simple, and this path is not the fast one.
   write(value) {
-    if (this.i >= this.T.length) this.T = this.grow(this.T, this.i + 1);
+    if (this.i >= this.T.length) this.T = this.grow(this.i + 1);
     this.T[this.i++] = value;
+  }
+
+  write64(value, view) {
+    if (this.i >= this.T.length) this.T = this.grow(this.i + 1);
+    rt.view(this.T, view)[this.i++] = value;
+  }
+
+  grow(need) {
+    if (!this.scratch) return rt.grow(this.T, need);
+    const T = new Float64Array(Math.max(need, this.T.length * 2));
+    T.set(this.T);
+    return T;
+  }
+
+  string(x) {
+    if (this.strings !== null) this.strings.push(x);
+    else this.S += x;
+    this.write(x.length);
+  }
+
+  blob(x) {
+    this.B.push(x);
   }
 
   path() {
     return `$${this.segments.join('')}`;
   }
+
+  fail(shown, x) {
+    return rt.invalid(this.path(), this.m.expected(shown), x);
+  }
+
+  invalid(expected, x) {
+    return rt.invalid(this.path(), expected, x);
+  }
+
+  /** One level deeper into a recursive type or a json array or object. */
+  enter(x) {
+    if (this.depth >= this.m.maxDepth) {
+      const at = this.path();
+      throw new ShornError(
+        'ERR_SHORN_INVALID',
+        `${at}: nested deeper than maxDepth (${this.m.maxDepth})${typeof x === 'object' && x !== null ? '; is the value cyclic?' : ''}`,
+        { path: at },
+      );
+    }
+    this.depth++;
+  }
+
+  nest(fn) {
+    return this.m.nest(fn);
+  }
+
+  target(d) {
+    return this.m.target(d);
+  }
+
+  index(d) {
+    return this.m.index(d);
+  }
+
+  tagIndex(d) {
+    return this.m.tagIndex(d);
+  }
+
+  unionError(d, x, path) {
+    this.m.unionError(d, x, path);
+  }
 }
 
-function build(descriptor, layout, nat, rt) {
-  const st = rt.state;
-
-  // `shown` is the type named in an error: a nullable's value that fails is reported
-  // against "T or null".
-  function put(c, d, x, shown = d) {
-    const fail = () => rt.invalid(c.path(), expected(shown), x);
-    switch (d.type) {
-      case 'bool':
-        if (typeof x !== 'boolean') throw fail();
-        c.write(x ? 1 : 0);
-        return;
-      case 'float32':
-      case 'float64':
-        if (typeof x !== 'number') throw fail();
-        c.write(x);
-        return;
-      case 'string':
-        if (typeof x !== 'string') throw fail();
-        c.strings.push(x);
-        c.write(x.length);
-        return;
-      case 'bytes':
-        if (!(x instanceof Uint8Array)) throw fail();
-        c.blobs.push(x);
-        return;
-      case 'enum': {
-        const k = typeof x === 'string' ? d.values.indexOf(x) : -1;
-        if (k < 0) throw fail();
-        c.write(k);
-        return;
-      }
-      case 'array': {
-        if (!Array.isArray(x)) throw fail();
-        const n = x.length;
-        c.write(n);
-        for (let k = 0; k < n; k++) {
-          c.segments.push(`[${k}]`);
-          put(c, d.items, x[k]);
-          c.segments.pop();
-        }
-        return;
-      }
-      case 'object': {
-        if (typeof x !== 'object' || x === null || Array.isArray(x)) throw fail();
-        for (const f of d.fields) {
-          const y = INHERITED.has(f.name) && !Object.hasOwn(x, f.name) ? undefined : x[f.name];
-          c.segments.push(pathKey(f.name));
-          put(c, f.schema, y);
-          c.segments.pop();
-        }
-        if (d.strict) rt.checkStrict(x, new Set(d.fields.map((f) => f.name)), c.path());
-        return;
-      }
-      case 'optional':
-        if (x === undefined) {
-          c.write(0);
-        } else {
-          c.write(1);
-          put(c, d.of, x);
-        }
-        return;
-      case 'nullable':
-        if (x === null) {
-          c.write(0);
-        } else {
-          c.write(1);
-          put(c, d.of, x, d);
-        }
-        return;
-      default:
-        if (!isInteger[d.type](x)) throw fail();
-        c.write(x);
-    }
+/** The state of one decode (or one hand-off from generated code). */
+class Decoder {
+  constructor(m, T, i, S, p, bytes) {
+    this.m = m;
+    this.T = T;
+    this.i = i;
+    this.S = S;
+    this.p = p;
+    this.bytes = bytes;
   }
+
+  take(d) {
+    return def(d).take(this, d);
+  }
+
+  text() {
+    return this.S.slice(this.p, (this.p += this.T[this.i++]));
+  }
+
+  read64(view) {
+    return rt.view(this.T, view)[this.i++];
+  }
+
+  target(d) {
+    return this.m.target(d);
+  }
+
+  pathOf(d) {
+    return this.m.pathOf(d);
+  }
+}
+
+function build(descriptor, info, nat, maxDepth) {
+  const st = rt.state;
+  const { layout } = info;
+  const m = new Marshaller(descriptor, info, maxDepth);
 
   function marshal(v) {
     if (st.busy) return rt.reenter(marshal, v);
     st.busy = true;
-    const c = new Call(st.tape, rt.grow);
+    // Per call, so a call made from inside another (a getter that encodes with the same
+    // codec) has its own.
+    const c = m.encoder(st.tape, 0, '', []);
+    if (layout.positional) c.strings = [];
     try {
-      put(c, descriptor, v);
-      if (!layout.positional) return nat.encode(c.strings.join(''), c.blobs);
+      c.put(descriptor, v);
+      if (!layout.positional) return layout.blobs ? nat.encode(c.S, c.B) : nat.encode(c.S);
       // Positional calls take every string and byte-array argument the schema has. An
       // absent one is "" (adds no text) or undefined (skipped), so padding at the end
       // gives the native side the same text and blobs as the generated code's arguments.
-      while (c.strings.length < layout.strings) c.strings.push('');
-      while (c.blobs.length < layout.blobs) c.blobs.push(undefined);
-      return nat.encode(...c.strings, ...c.blobs);
+      const strings = c.strings;
+      const blobs = c.B;
+      while (strings.length < layout.strings) strings.push('');
+      while (blobs.length < layout.blobs) blobs.push(undefined);
+      return nat.encode(...strings, ...blobs);
     } finally {
       st.busy = false;
       if (c.T.length > rt.KEEP_TAPE_SLOTS && c.i * 4 < c.T.length) rt.shrink();
     }
   }
 
-  return {
-    encode: (v) => rt.output(marshal(v)),
-    encodeInto(v, target, offset) {
-      const at = rt.targetOffset(target, offset);
-      return rt.outputInto(marshal(v), target, at);
-    },
-    decode: makeDecoder(),
-  };
-
-  function makeDecoder() {
-    // Per call; a decode runs no user code, so no call can start inside another.
-    let T;
-    let i;
-    let S;
-    let p;
-    let bytesIn;
-    function take(d) {
-      switch (d.type) {
-        case 'bool':
-          return T[i++] !== 0;
-        case 'string':
-          return S.slice(p, (p += T[i++]));
-        case 'bytes':
-          return rt.copyBytes(bytesIn, T[i++], T[i++]);
-        case 'enum':
-          return d.values[T[i++]];
-        case 'array': {
-          const n = T[i++];
-          const a = [];
-          for (let k = 0; k < n; k++) a.push(take(d.items));
-          return a;
-        }
-        case 'object': {
-          const o = {};
-          for (const f of d.fields) {
-            if (f.schema.type === 'optional') {
-              if (T[i++] !== 0) rt.defineOwn(o, f.name, take(f.schema.of));
-            } else {
-              rt.defineOwn(o, f.name, take(f.schema));
-            }
-          }
-          return o;
-        }
-        case 'nullable':
-          return T[i++] !== 0 ? take(d.of) : null;
-        default:
-          return T[i++];
-      }
-    }
-    return function decode(bytes) {
-      if (!(bytes instanceof Uint8Array)) throw rt.notBytes(bytes);
-      if (st.busy) return rt.reenter(decode, bytes);
-      const n = bytes.length;
-      if (n <= rt.SMALL_INPUT) {
-        // A loop, not `set`: `set` throws on a detached view, where the native side
-        // reports the empty input as truncated like every other.
-        const I = st.input;
-        I[0] = n;
-        for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
-        S = nat.decodeInput();
-      } else {
-        S = nat.decode(bytes);
-      }
-      T = st.tape;
-      i = 0;
-      p = 0;
-      bytesIn = bytes;
-      try {
-        return take(descriptor);
-      } finally {
-        bytesIn = undefined;
-        S = undefined;
-      }
-    };
+  function decode(bytes) {
+    if (!rt.isBytes(bytes)) throw rt.notBytes(bytes);
+    if (st.busy) return rt.reenter(decode, bytes);
+    const S = rt.decodeCall(nat, bytes);
+    // A decode runs no user code, so no call can start inside this one.
+    return m.decoder(st.tape, 0, S, 0, bytes).take(descriptor);
   }
+
+  return {
+    functions: {
+      encode: (v) => rt.output(marshal(v)),
+      encodeInto(v, target, offset) {
+        const at = rt.targetOffset(target, offset);
+        return rt.outputInto(marshal(v), target, at);
+      },
+      decode,
+    },
+    marshaller: m,
+  };
 }
 
-module.exports = { build };
+module.exports = { build, Marshaller };

@@ -2,10 +2,21 @@
 // What every compiled schema shares: the native addon, the tape (one Float64Array that
 // carries numbers between JS and Rust) and the output area Rust writes encoded bytes to.
 
+const util = require('node:util');
 const { ShornError, makeError, invalid, describe, pathKey } = require('./errors');
-const { SMALL_INPUT, KEEP_TAPE_SLOTS } = require('./plan');
 
 const addon = require('./addon');
+
+// Inputs up to this many bytes are copied by JS into the native input area for
+// `decodeInput`: a JS copy of a few dozen bytes is cheaper than the ~20 ns it takes native
+// code to look into a caller's Uint8Array.
+const SMALL_INPUT = 24;
+
+// A tape grown past this many slots (2 MiB) is given back once a call needs less than a
+// quarter of it, so one huge message does not pin its tape for the life of the process,
+// while a stream of huge messages does not reallocate it every time. Same value as
+// KEEP_TAPE_SLOTS in src/binding.rs.
+const KEEP_TAPE_SLOTS = 1 << 18;
 
 // 32 KiB of tape covers messages up to a few thousand fields; larger ones grow it.
 const TAPE_SLOTS = 4096; // src/binding.rs has the same (TAPE_SLOTS)
@@ -85,11 +96,69 @@ function output(r) {
   return new OutBuffer(state.out, r >>> OFFSET_SHIFT, r & LENGTH_MASK);
 }
 
+// The intrinsics decode and the type checks use, captured at load: a subclass, a Proxy or
+// a patched prototype cannot run code in their place.
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const getter = (o, key) => Object.getOwnPropertyDescriptor(o, key).get;
+const typedArrayTag = getter(TypedArrayPrototype, Symbol.toStringTag);
+const typedArrayBuffer = getter(TypedArrayPrototype, 'buffer');
+const typedArrayByteOffset = getter(TypedArrayPrototype, 'byteOffset');
+const typedArraySet = TypedArrayPrototype.set;
+const dateGetTime = Date.prototype.getTime;
+const { isDate, isMap } = util.types;
+const ObjectPrototype = Object.prototype;
+const getPrototypeOf = Object.getPrototypeOf;
+
+/** The class name of typed array `x` ('Uint8Array' for a Buffer), or undefined. */
+function typedKind(x) {
+  return typedArrayTag.call(x);
+}
+
+/** The epoch ms of Date `x`, or NaN if `x` is not a Date or is an invalid one. */
+function dateTime(x) {
+  return isDate(x) ? dateGetTime.call(x) : NaN;
+}
+
+/** An object whose prototype is Object.prototype or null (what JSON.parse makes). */
+function isPlainObject(x) {
+  if (typeof x !== 'object' || x === null) return false;
+  const proto = getPrototypeOf(x);
+  return proto === ObjectPrototype || proto === null;
+}
+
+// `length` bytes at `offset` of input `src` as a new Uint8Array view (no copy).
+function inputView(src, offset, length) {
+  return new Uint8Array(typedArrayBuffer.call(src), typedArrayByteOffset.call(src) + offset, length);
+}
+
 // A decoded `bytes` value: a copy, so it never aliases the input.
 function copyBytes(src, offset, length) {
   const u = new Uint8Array(length);
-  u.set(src.subarray(offset, offset + length));
+  typedArraySet.call(u, inputView(src, offset, length));
   return u;
+}
+
+// A decoded typed array: a new, aligned array of `Class` holding `count` elements copied
+// from `offset` of the input (which may sit at any byte offset).
+function copyTyped(Class, src, offset, count) {
+  const out = new Class(count);
+  const bytes = count * Class.BYTES_PER_ELEMENT;
+  typedArraySet.call(new Uint8Array(out.buffer, 0, bytes), inputView(src, offset, bytes));
+  return out;
+}
+
+// BigInt64Array and BigUint64Array views of a tape, for int64 and uint64 slots; one of
+// each is kept for the tape last asked about.
+let viewsOf = null;
+let viewI64 = null;
+let viewU64 = null;
+function view(T, kind) {
+  if (viewsOf !== T) {
+    viewsOf = T;
+    viewI64 = new BigInt64Array(T.buffer, T.byteOffset, T.length);
+    viewU64 = new BigUint64Array(T.buffer, T.byteOffset, T.length);
+  }
+  return kind === 'TI' ? viewI64 : viewU64;
 }
 
 // `encodeInto`'s target and offset, checked before any work: the offset to use.
@@ -125,6 +194,31 @@ function outputInto(r, target, offset) {
   return length;
 }
 
+// Whether every own enumerable key of `x` is in `names`.
+function onlyKeys(x, names) {
+  for (const key of Object.keys(x)) if (!names.has(key)) return false;
+  return true;
+}
+
+// An error thrown by the generic marshaller for a value generated code handed to it: its
+// path is relative to that value ("$..."); this puts `path` in front.
+function rebase(e, path) {
+  if (e instanceof ShornError && typeof e.path === 'string' && e.path.startsWith('$')) {
+    const old = e.path;
+    e.path = path + old.slice(1);
+    if (e.message.startsWith(old)) e.message = e.path + e.message.slice(old.length);
+  }
+  return e;
+}
+
+// A decoded Map that holds fewer entries than the message: two keys were the same.
+function repeatedKey(offset, path) {
+  return new ShornError('ERR_SHORN_MALFORMED', `malformed input at offset ${offset} (${path}): a key appears twice`, {
+    offset,
+    path,
+  });
+}
+
 // A strict object has no own enumerable key the schema does not name.
 function checkStrict(x, names, path) {
   for (const key of Object.keys(x)) {
@@ -133,6 +227,24 @@ function checkStrict(x, names, path) {
       throw new ShornError('ERR_SHORN_INVALID', `${at}: unexpected field in a strict object`, { path: at });
     }
   }
+}
+
+function isBytes(value) {
+  return value instanceof Uint8Array;
+}
+
+// The native decode of `bytes`: the message's text (small inputs through the input area).
+function decodeCall(nat, bytes) {
+  const n = bytes.length;
+  if (n <= SMALL_INPUT) {
+    // A loop, not `set`: `set` throws on a detached view, where the native side reports
+    // the empty input as truncated like every other.
+    const I = state.input;
+    I[0] = n;
+    for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
+    return nat.decodeInput();
+  }
+  return nat.decode(bytes);
 }
 
 function notBytes(value) {
@@ -156,8 +268,20 @@ module.exports = {
   targetOffset,
   outputInto,
   copyBytes,
+  copyTyped,
+  typedKind,
+  dateTime,
+  isPlainObject,
+  isMap,
+  view,
+  onlyKeys,
+  rebase,
+  repeatedKey,
+  pathKey,
   invalid,
   checkStrict,
+  isBytes,
+  decodeCall,
   notBytes,
   defineOwn,
 };

@@ -87,8 +87,7 @@ pub enum Keys {
     Float64,
     /// Keys that decode to fresh objects (objects, arrays, dates, ...): always distinct.
     Objects,
-    /// Keys only JS can compare (unions, json): the engine pushes the entries' offset
-    /// and JS checks the Map's size.
+    /// Keys only JS can compare (unions, json): JS checks the decoded Map's size.
     Js,
 }
 

@@ -475,9 +475,7 @@ impl Unmarshal<'_> {
             }
             Node::Map { keys, values } => {
                 let count = self.next() as usize;
-                if crate::types::map::key_kind(keys) == crate::program::Keys::Js {
-                    self.next();
-                }
+                let _offset = self.next();
                 let mut entries = Vec::with_capacity(count);
                 for _ in 0..count {
                     let k = self.node(keys);

@@ -68,8 +68,9 @@ pub fn key_kind(node: &Node) -> Keys {
     }
 }
 
-/// Tape: one slot, the count (and for keys only JS can compare, a second slot: the
-/// offset of the count, for the error); then per entry the key's and the value's slots.
+/// Tape: on encode one slot, the count; on decode two, the count and its offset (for the
+/// error JS gives when keys only it can compare repeat); then per entry the key's and the
+/// value's slots.
 pub fn lower(lw: &mut Lower, keys: &Node, values: &Node) {
     let kind = key_kind(keys);
     let at = lw.push(Op::Entries {

@@ -1,0 +1,74 @@
+'use strict';
+// array: a varint count, then each item (src/types/array.rs). Tape: one slot, the count,
+// then each item's slots. Items must take at least one byte each (the compiler checks).
+
+// Most slots reserved up front for one array; past this, each item makes its own room,
+// so a sparse array of length 2^32 - 1 fails on its first item instead of on memory.
+const UPFRONT = 1 << 20;
+
+module.exports = [
+  {
+    name: 'array',
+    build: (items) => ({ type: 'array', items }),
+    children: (d) => [[d.items, '[]']],
+    expected: () => 'array',
+    slots: () => 1,
+    variable: true,
+    emitTest(g, d, x) {
+      return g.predicate(d, x, (y, fail) => {
+        const k = g.fresh('k');
+        return [
+          `if (!Array.isArray(${y})) ${fail}`,
+          `for (let ${k} = 0; ${k} < ${y}.length; ${k}++) if (!(${g.test(d.items, `${y}[${k}]`)})) ${fail}`,
+        ];
+      });
+    },
+    // Tape room: an array makes room for its items' static slots before its loop, an item
+    // that holds arrays makes room for itself on each iteration, and after the loop there
+    // is room again for whatever static slots can follow in the enclosing item (`room`).
+    emitPut(g, d, x, path, room, shown) {
+      const n = g.fresh('n');
+      const k = g.fresh('k');
+      const y = g.fresh('y');
+      const per = g.slots(d.items);
+      g.enc.push(
+        `if (!Array.isArray(${x})) ${g.fail(path, shown, x)}`,
+        `const ${n} = ${x}.length;`,
+        `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
+        `T[i++] = ${n};`,
+        `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
+        `if (i + ${per} > T.length) ${g.grow(`i + ${per}`)}`,
+        `const ${y} = ${x}[${k}];`,
+      );
+      g.put(d.items, y, path.index(k), per);
+      g.enc.push('}');
+      g.room(room);
+    },
+    emitTake(g, d) {
+      const n = g.fresh('n');
+      const k = g.fresh('k');
+      const v = g.fresh('a');
+      g.dec.push(`const ${n} = T[i++];`, `const ${v} = [];`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
+      const item = g.take(d.items);
+      g.dec.push(`${v}.push(${item});`, '}');
+      return v;
+    },
+    test: (d, x, c) => Array.isArray(x) && x.every((y) => c.test(d.items, y)),
+    put(c, d, x, shown) {
+      if (!Array.isArray(x)) throw c.fail(shown, x);
+      const n = x.length;
+      c.write(n);
+      for (let k = 0; k < n; k++) {
+        c.segments.push(`[${k}]`);
+        c.put(d.items, x[k]);
+        c.segments.pop();
+      }
+    },
+    take(c, d) {
+      const n = c.T[c.i++];
+      const a = [];
+      for (let k = 0; k < n; k++) a.push(c.take(d.items));
+      return a;
+    },
+  },
+];

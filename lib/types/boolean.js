@@ -1,0 +1,22 @@
+'use strict';
+// bool: `true` or `false`; one byte (src/types/boolean.rs). Tape: one slot, 0 or 1.
+
+module.exports = [
+  {
+    name: 'bool',
+    build: () => ({ type: 'bool' }),
+    expected: () => 'boolean',
+    slots: () => 1,
+    emitTest: (g, d, x) => `typeof ${x} === 'boolean'`,
+    emitPut(g, d, x, path, room, shown) {
+      g.enc.push(`if (typeof ${x} !== 'boolean') ${g.fail(path, shown, x)}`, `T[i++] = ${x} ? 1 : 0;`);
+    },
+    emitTake: () => 'T[i++] !== 0',
+    test: (d, x) => typeof x === 'boolean',
+    put(c, d, x, shown) {
+      if (typeof x !== 'boolean') throw c.fail(shown, x);
+      c.write(x ? 1 : 0);
+    },
+    take: (c) => c.T[c.i++] !== 0,
+  },
+];

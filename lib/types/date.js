@@ -1,0 +1,30 @@
+'use strict';
+// date: a valid Date (an invalid one is rejected), as the zigzag varint of its epoch
+// milliseconds (src/types/date.rs); decodes to a new Date. Tape: one slot, the ms.
+// Dates are recognised by their internal slot (util.types.isDate), not by instanceof, and
+// read with the Date.prototype.getTime captured at load, so no user code runs.
+
+const rt = require('../runtime');
+
+module.exports = [
+  {
+    name: 'date',
+    build: () => ({ type: 'date' }),
+    expected: () => 'valid Date',
+    slots: () => 1,
+    emitTest: (g, d, x) => `rt.dateTime(${x}) === rt.dateTime(${x})`,
+    emitPut(g, d, x, path, room, shown) {
+      const ms = g.fresh('ms');
+      // NaN (not a Date, or an invalid one) is the one value unequal to itself.
+      g.enc.push(`const ${ms} = rt.dateTime(${x});`, `if (${ms} !== ${ms}) ${g.fail(path, shown, x)}`, `T[i++] = ${ms};`);
+    },
+    emitTake: () => 'new Date(T[i++])',
+    test: (d, x) => !Number.isNaN(rt.dateTime(x)),
+    put(c, d, x, shown) {
+      const ms = rt.dateTime(x);
+      if (ms !== ms) throw c.fail(shown, x);
+      c.write(ms);
+    },
+    take: (c) => new Date(c.T[c.i++]),
+  },
+];

@@ -1,0 +1,39 @@
+'use strict';
+// enum: one of a list of distinct strings, as the varint index of the string (src/types/
+// enumeration.rs). Tape: one slot, the index.
+
+const { ShornError } = require('../errors');
+
+module.exports = [
+  {
+    name: 'enum',
+    build(values) {
+      if (!Array.isArray(values)) throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: t.enum takes an array of strings');
+      return { type: 'enum', values: [...values] };
+    },
+    expected: (d) => `one of ${d.values.map((v) => JSON.stringify(v)).join(', ')}`,
+    slots: () => 1,
+    emitTest(g, d, x) {
+      return `(typeof ${x} === 'string' && ${g.constant(new Set(d.values))}.has(${x}))`;
+    },
+    emitPut(g, d, x, path, room, shown) {
+      if (d.values.length <= 8) {
+        g.enc.push(`switch (${x}) {`);
+        d.values.forEach((v, k) => g.enc.push(`case ${JSON.stringify(v)}: T[i++] = ${k}; break;`));
+        g.enc.push(`default: ${g.fail(path, shown, x)}`, '}');
+      } else {
+        const e = g.fresh('e');
+        const map = g.constant(new Map(d.values.map((v, k) => [v, k])));
+        g.enc.push(`const ${e} = ${map}.get(${x});`, `if (${e} === undefined) ${g.fail(path, shown, x)}`, `T[i++] = ${e};`);
+      }
+    },
+    emitTake: (g, d) => `${g.constant(d.values)}[T[i++]]`,
+    test: (d, x) => typeof x === 'string' && d.values.includes(x),
+    put(c, d, x, shown) {
+      const k = typeof x === 'string' ? c.index(d).get(x) : undefined;
+      if (k === undefined) throw c.fail(shown, x);
+      c.write(k);
+    },
+    take: (c, d) => d.values[c.T[c.i++]],
+  },
+];

@@ -1,0 +1,45 @@
+'use strict';
+// The registry of types: one module per type (or family) in this folder, each holding
+// everything the JS side knows of it: its builder (`t.<name>`), its children (for the one
+// walker, lib/walk.js), the message naming what it expects, its tape slots, and its
+// marshalling, both as generated code (`emit*`, lib/codegen.js) and as the generic,
+// no-eval path (`put`, `take`, `test`, lib/generic.js). The Rust side mirrors this
+// layout in src/types/.
+
+const MODULES = [
+  require('./boolean'),
+  require('./integer'),
+  require('./int64'),
+  require('./float'),
+  require('./date'),
+  require('./string'),
+  require('./bytes'),
+  require('./enum'),
+  require('./literal'),
+  require('./array'),
+  require('./tuple'),
+  require('./object'),
+  require('./optional'),
+  require('./record'),
+  require('./map'),
+  require('./union'),
+  require('./recursive'),
+  require('./json'),
+  require('./typed-array'),
+];
+
+const TYPES = new Map();
+for (const list of MODULES) {
+  for (const def of list) {
+    if (TYPES.has(def.name)) throw new Error(`shorn: type ${def.name} is defined twice`);
+    TYPES.set(def.name, { children: () => [], ...def });
+  }
+}
+
+// The builders, one per type: each returns a plain JSON-serialisable descriptor
+// (docs/FORMAT.md, "Descriptors"), so a schema can be stored, sent and compiled again
+// after JSON.parse(JSON.stringify(d)).
+const t = {};
+for (const [name, def] of TYPES) t[name] = def.build;
+
+module.exports = { TYPES, t };

@@ -1,0 +1,138 @@
+'use strict';
+// json: any value JSON.parse can return (null, boolean, finite number, string, array,
+// plain object), self-described (src/types/json.rs has the bytes); decode is deep-equal
+// to the input and keeps key order. Anything else (undefined, NaN, a bigint, a Date, a
+// function, a cycle) is ERR_SHORN_INVALID with its path. Tape, both ways, one token per
+// value: 0 null, 1 false, 2 true, 3 number + the number, 4 string + its length (text
+// with the strings), 5 array + count + items, 6 object + count + (key length, value)*.
+
+const { pathKey } = require('../errors');
+const rt = require('../runtime');
+
+const EXPECTED = 'JSON value (null, boolean, finite number, string, array or plain object)';
+
+function isJson(x, c) {
+  switch (typeof x) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(x);
+    case 'object':
+      if (x === null) return true;
+      if (Array.isArray(x)) {
+        // A loop, not every(): a hole is undefined, which JSON.parse never returns.
+        return c.nest(() => {
+          for (let k = 0; k < x.length; k++) if (!isJson(x[k], c)) return false;
+          return true;
+        });
+      }
+      return rt.isPlainObject(x) && c.nest(() => Object.keys(x).every((k) => isJson(x[k], c)));
+    default:
+      return false;
+  }
+}
+
+function put(c, x) {
+  switch (typeof x) {
+    case 'string':
+      c.write(4);
+      c.string(x);
+      return;
+    case 'boolean':
+      c.write(x ? 2 : 1);
+      return;
+    case 'number':
+      if (!Number.isFinite(x)) throw c.invalid(EXPECTED, x);
+      c.write(3);
+      c.write(x);
+      return;
+    case 'object':
+      if (x === null) {
+        c.write(0);
+        return;
+      }
+      if (Array.isArray(x)) {
+        c.enter(x);
+        const n = x.length;
+        c.write(5);
+        c.write(n);
+        for (let k = 0; k < n; k++) {
+          c.segments.push(`[${k}]`);
+          put(c, x[k]);
+          c.segments.pop();
+        }
+        c.depth--;
+        return;
+      }
+      if (rt.isPlainObject(x)) {
+        c.enter(x);
+        const keys = Object.keys(x);
+        c.write(6);
+        c.write(keys.length);
+        for (const key of keys) {
+          c.string(key);
+          c.segments.push(pathKey(key));
+          put(c, x[key]);
+          c.segments.pop();
+        }
+        c.depth--;
+        return;
+      }
+      throw c.invalid(EXPECTED, x);
+    default:
+      throw c.invalid(EXPECTED, x);
+  }
+}
+
+function take(c) {
+  const T = c.T;
+  switch (T[c.i++]) {
+    case 0:
+      return null;
+    case 1:
+      return false;
+    case 2:
+      return true;
+    case 3:
+      return T[c.i++];
+    case 4:
+      return c.text();
+    case 5: {
+      const n = T[c.i++];
+      const a = new Array(n);
+      for (let k = 0; k < n; k++) a[k] = take(c);
+      return a;
+    }
+    default: {
+      const n = T[c.i++];
+      const o = {};
+      for (let k = 0; k < n; k++) {
+        const key = c.text();
+        const v = take(c);
+        if (key === '__proto__') rt.defineOwn(o, key, v);
+        else o[key] = v;
+      }
+      return o;
+    }
+  }
+}
+
+module.exports = [
+  {
+    name: 'json',
+    build: () => ({ type: 'json' }),
+    expected: () => EXPECTED,
+    slots: () => 0,
+    variable: true,
+    emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
+    emitPut(g, d, x, path, room) {
+      g.handOffPut(d, x, path);
+      g.room(room);
+    },
+    emitTake: (g, d) => g.handOffTake(d),
+    test: (d, x, c) => isJson(x, c),
+    put: (c, d, x) => put(c, x),
+    take: (c) => take(c),
+  },
+];

@@ -1,0 +1,42 @@
+'use strict';
+// literal (one string, finite number, boolean or null) and null: zero bytes and no tape
+// slot (src/types/literal.rs). Encode requires Object.is(value, literal); decode gives it.
+
+const { ShornError } = require('../errors');
+
+function schemaError(message) {
+  return new ShornError('ERR_SHORN_SCHEMA', `invalid schema: ${message}`);
+}
+
+function value(d) {
+  return d.type === 'null' ? null : d.value;
+}
+
+const common = {
+  expected: (d) => (value(d) === null ? 'null' : `${JSON.stringify(value(d))} (literal)`),
+  slots: () => 0,
+  emitTest: (g, d, x) => (typeof value(d) === 'number' ? `Object.is(${x}, ${JSON.stringify(value(d))})` : `${x} === ${JSON.stringify(value(d))}`),
+  emitPut(g, d, x, path, room, shown) {
+    g.enc.push(`if (!(${this.emitTest(g, d, x)})) ${g.fail(path, shown, x)}`);
+  },
+  emitTake: (g, d) => JSON.stringify(value(d)),
+  test: (d, x) => Object.is(x, value(d)),
+  put(c, d, x, shown) {
+    if (!Object.is(x, value(d))) throw c.fail(shown, x);
+  },
+  take: (c, d) => value(d),
+};
+
+module.exports = [
+  {
+    ...common,
+    name: 'literal',
+    build(v) {
+      const ok = v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+      if (!ok) throw schemaError('t.literal takes a string, a finite number, a boolean or null');
+      if (Object.is(v, -0)) throw schemaError('t.literal(-0): descriptors are JSON, which has no -0');
+      return { type: 'literal', value: v };
+    },
+  },
+  { ...common, name: 'null', build: () => ({ type: 'null' }) },
+];

@@ -1,0 +1,93 @@
+'use strict';
+// map: a JS Map with keys of any type, insertion order kept (src/types/map.rs): a varint
+// count, then each key and its value. Paths name entries as `[...map][k][0]` (the key)
+// and `[...map][k][1]` (the value) would. Tape on encode: one slot, the count, then per
+// entry the key's and the value's slots; on decode the count, the offset of the count,
+// then the entries. The native side rejects repeated keys it can compare; JS checks the
+// Map's size for the rest (keys of unions or json).
+
+const rt = require('../runtime');
+
+const UPFRONT = 1 << 20;
+
+module.exports = [
+  {
+    name: 'map',
+    build: (keys, values) => ({ type: 'map', keys, values }),
+    children: (d) => [
+      [d.keys, '[][0]'],
+      [d.values, '[][1]'],
+    ],
+    expected: () => 'Map',
+    slots: () => 1,
+    variable: true,
+    emitTest(g, d, x) {
+      return g.predicate(d, x, (y, fail) => {
+        const e = g.fresh('e');
+        return [
+          `if (!rt.isMap(${y})) ${fail}`,
+          `for (const ${e} of ${y}) if (!(${g.test(d.keys, `${e}[0]`)}) || !(${g.test(d.values, `${e}[1]`)})) ${fail}`,
+        ];
+      });
+    },
+    emitPut(g, d, x, path, room, shown) {
+      const n = g.fresh('n');
+      const k = g.fresh('k');
+      const e = g.fresh('e');
+      const key = g.fresh('key');
+      const y = g.fresh('y');
+      const per = g.slots(d.keys) + g.slots(d.values);
+      g.enc.push(
+        `if (!rt.isMap(${x})) ${g.fail(path, shown, x)}`,
+        `const ${n} = ${x}.size;`,
+        `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
+        `T[i++] = ${n};`,
+        `let ${k} = 0;`,
+        `for (const ${e} of ${x}) {`,
+        `if (i + ${per} > T.length) ${g.grow(`i + ${per}`)}`,
+        `const ${key} = ${e}[0];`,
+        `const ${y} = ${e}[1];`,
+      );
+      g.put(d.keys, key, path.index(k).item(0), per);
+      g.put(d.values, y, path.index(k).item(1), per);
+      g.enc.push(`${k}++;`, '}');
+      g.room(room);
+    },
+    emitTake(g, d) {
+      const n = g.fresh('n');
+      const at = g.fresh('at');
+      const k = g.fresh('k');
+      const m = g.fresh('m');
+      g.dec.push(`const ${n} = T[i++];`, `const ${at} = T[i++];`, `const ${m} = new Map();`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
+      const key = g.take(d.keys);
+      const v = g.take(d.values);
+      g.dec.push(`${m}.set(${key}, ${v});`, '}', `if (${m}.size !== ${n}) throw rt.repeatedKey(${at}, ${JSON.stringify(g.pathOf(d))});`);
+      return m;
+    },
+    test: (d, x, c) => rt.isMap(x) && [...x].every(([k, v]) => c.test(d.keys, k) && c.test(d.values, v)),
+    put(c, d, x, shown) {
+      if (!rt.isMap(x)) throw c.fail(shown, x);
+      c.write(x.size);
+      let k = 0;
+      for (const [key, value] of x) {
+        c.segments.push(`[${k}][0]`);
+        c.put(d.keys, key);
+        c.segments[c.segments.length - 1] = `[${k}][1]`;
+        c.put(d.values, value);
+        c.segments.pop();
+        k++;
+      }
+    },
+    take(c, d) {
+      const n = c.T[c.i++];
+      const at = c.T[c.i++];
+      const m = new Map();
+      for (let k = 0; k < n; k++) {
+        const key = c.take(d.keys);
+        m.set(key, c.take(d.values));
+      }
+      if (m.size !== n) throw rt.repeatedKey(at, c.pathOf(d));
+      return m;
+    },
+  },
+];

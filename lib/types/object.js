@@ -1,0 +1,129 @@
+'use strict';
+// object: each field's value in schema order; nothing else (src/types/object.rs). Fields
+// are read as properties (getters run), but a field named like an Object.prototype member
+// is read only as an own property; decode builds plain objects with the keys in schema
+// order, each an own data property (`__proto__` included).
+
+const { ShornError, pathKey } = require('../errors');
+const rt = require('../runtime');
+
+// Names that plain objects inherit from Object.prototype: a field with one of these names
+// is read only as an own property, so a missing optional `toString` is absent, not a
+// function, and `__proto__` never reaches the prototype.
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+// Reads field `name` of `x` as JS source; own-property only for names Object.prototype has.
+function readField(x, name) {
+  const key = JSON.stringify(name);
+  return INHERITED.has(name) ? `(Object.hasOwn(${x}, ${key}) ? ${x}[${key}] : undefined)` : `${x}[${key}]`;
+}
+
+function fieldValue(x, name) {
+  return INHERITED.has(name) && !Object.hasOwn(x, name) ? undefined : x[name];
+}
+
+// Object-literal key: `__proto__` must be computed, or the literal sets the prototype.
+function literalKey(name) {
+  return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name);
+}
+
+const isObject = (x) => `(typeof ${x} === 'object' && ${x} !== null && !Array.isArray(${x}))`;
+
+module.exports = [
+  {
+    name: 'object',
+    build(fields, options = {}) {
+      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+        throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: t.object takes an object of { name: type }');
+      }
+      // Own keys in JS order: that order is the field order on the wire.
+      const list = Object.keys(fields).map((name) => ({ name, schema: fields[name] }));
+      return { type: 'object', fields: list, strict: options.strict === true };
+    },
+    children: (d) =>
+      Array.isArray(d.fields)
+        ? d.fields.filter((f) => f && typeof f === 'object').map((f) => [f.schema, pathKey(String(f.name))])
+        : [],
+    expected: () => 'object',
+    slots: (d, g) => d.fields.reduce((n, f) => n + g.slots(f.schema), 0),
+    emitTest(g, d, x) {
+      return g.predicate(d, x, (y, fail) => {
+        const lines = [`if (!${isObject(y)}) ${fail}`];
+        for (const f of d.fields) {
+          const v = g.fresh('f');
+          lines.push(`const ${v} = ${readField(y, f.name)};`);
+          if (f.schema.type === 'optional') lines.push(`if (${v} !== undefined && !(${g.test(f.schema.of, v)})) ${fail}`);
+          else lines.push(`if (!(${g.test(f.schema, v)})) ${fail}`);
+        }
+        if (d.strict) lines.push(`if (!rt.onlyKeys(${y}, ${g.constant(new Set(d.fields.map((f) => f.name)))})) ${fail}`);
+        return lines;
+      });
+    },
+    emitPut(g, d, x, path, room, shown) {
+      g.enc.push(`if (!${isObject(x)}) ${g.fail(path, shown, x)}`);
+      for (const f of d.fields) {
+        const y = g.fresh('f');
+        g.enc.push(`const ${y} = ${readField(x, f.name)};`);
+        g.put(f.schema, y, path.field(f.name), room);
+      }
+      if (d.strict) {
+        const names = g.constant(new Set(d.fields.map((f) => f.name)));
+        g.enc.push(`rt.checkStrict(${x}, ${names}, ${path.code()});`);
+      }
+    },
+    emitTake(g, d) {
+      const v = g.fresh('o');
+      const values = d.fields.map((f) => {
+        if (f.schema.type !== 'optional') return { f, value: g.take(f.schema) };
+        const has = g.fresh('h');
+        g.dec.push(`const ${has} = T[i++] !== 0;`, `let ${has}v;`, `if (${has}) {`);
+        const inner = g.take(f.schema.of);
+        g.dec.push(`${has}v = ${inner};`, '}');
+        return { f, value: `${has}v`, has };
+      });
+      // Keys in schema order: a literal up to the first optional field, then assignments.
+      const first = values.findIndex((x) => x.has);
+      const literal = first < 0 ? values : values.slice(0, first);
+      g.dec.push(`const ${v} = { ${literal.map((x) => `${literalKey(x.f.name)}: ${x.value}`).join(', ')} };`);
+      for (const x of first < 0 ? [] : values.slice(first)) {
+        const set =
+          x.f.name === '__proto__' ? `rt.defineOwn(${v}, "__proto__", ${x.value});` : `${v}[${JSON.stringify(x.f.name)}] = ${x.value};`;
+        g.dec.push(x.has ? `if (${x.has}) ${set}` : set);
+      }
+      return v;
+    },
+    test(d, x, c) {
+      if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+      for (const f of d.fields) {
+        const y = fieldValue(x, f.name);
+        if (f.schema.type === 'optional' ? y !== undefined && !c.test(f.schema.of, y) : !c.test(f.schema, y)) return false;
+      }
+      return !d.strict || rt.onlyKeys(x, new Set(d.fields.map((f) => f.name)));
+    },
+    put(c, d, x, shown) {
+      if (typeof x !== 'object' || x === null || Array.isArray(x)) throw c.fail(shown, x);
+      for (const f of d.fields) {
+        c.segments.push(pathKey(f.name));
+        c.put(f.schema, fieldValue(x, f.name));
+        c.segments.pop();
+      }
+      if (d.strict) rt.checkStrict(x, new Set(d.fields.map((f) => f.name)), c.path());
+    },
+    take(c, d) {
+      const o = {};
+      for (const f of d.fields) {
+        if (f.schema.type === 'optional') {
+          if (c.T[c.i++] !== 0) rt.defineOwn(o, f.name, c.take(f.schema.of));
+        } else {
+          rt.defineOwn(o, f.name, c.take(f.schema));
+        }
+      }
+      return o;
+    },
+  },
+];
+
+module.exports.INHERITED = INHERITED;
+module.exports.readField = readField;
+module.exports.fieldValue = fieldValue;
+module.exports.literalKey = literalKey;

@@ -1,0 +1,40 @@
+'use strict';
+// optional (an object field whose key may be missing or undefined) and nullable (a value
+// that may be null): one presence byte, then the value (src/types/optional.rs). Tape: one
+// slot, 0 or 1, then the value's slots.
+
+function presence(name, absent) {
+  return {
+    name,
+    build: (of) => ({ type: name, of }),
+    children: (d) => [[d.of, '']],
+    expected: (d, g) => (name === 'nullable' ? `${g.expected(d.of)} or null` : g.expected(d.of)),
+    slots: (d, g) => 1 + g.slots(d.of),
+    emitTest: (g, d, x) => `(${x} === ${absent} || ${g.test(d.of, x)})`,
+    emitPut(g, d, x, path, room, shown) {
+      g.enc.push(`if (${x} === ${absent}) T[i++] = 0; else {`, 'T[i++] = 1;');
+      // A nullable's value that fails is reported against "T or null".
+      g.put(d.of, x, path, room, name === 'nullable' ? d : undefined);
+      g.enc.push('}');
+    },
+    emitTake(g, d) {
+      const v = g.fresh('v');
+      g.dec.push(`let ${v} = ${absent};`, 'if (T[i++] !== 0) {');
+      const inner = g.take(d.of);
+      g.dec.push(`${v} = ${inner};`, '}');
+      return v;
+    },
+    test: (d, x, c) => x === (name === 'nullable' ? null : undefined) || c.test(d.of, x),
+    put(c, d, x) {
+      if (x === (name === 'nullable' ? null : undefined)) {
+        c.write(0);
+      } else {
+        c.write(1);
+        c.put(d.of, x, name === 'nullable' ? d : undefined);
+      }
+    },
+    take: (c, d) => (c.T[c.i++] !== 0 ? c.take(d.of) : name === 'nullable' ? null : undefined),
+  };
+}
+
+module.exports = [presence('optional', 'undefined'), presence('nullable', 'null')];

@@ -1,0 +1,84 @@
+'use strict';
+// record: a plain object with any own enumerable string keys, every value of one type
+// (src/types/record.rs): a varint count, then each key (a string) and its value, in
+// Object.keys order. Decode builds an ordinary object with every key an own data
+// property, `__proto__` included, as JSON.parse does. Tape: one slot, the count; then per
+// entry the key's length (its text travels with the strings) and the value's slots.
+
+const { pathKey } = require('../errors');
+const rt = require('../runtime');
+
+const UPFRONT = 1 << 20;
+
+module.exports = [
+  {
+    name: 'record',
+    build: (values) => ({ type: 'record', values }),
+    children: (d) => [[d.values, '[]']],
+    expected: () => 'plain object (record)',
+    slots: () => 1,
+    variable: true,
+    emitTest(g, d, x) {
+      return g.predicate(d, x, (y, fail) => {
+        const k = g.fresh('k');
+        return [`if (!rt.isPlainObject(${y})) ${fail}`, `for (const ${k} of Object.keys(${y})) if (!(${g.test(d.values, `${y}[${k}]`)})) ${fail}`];
+      });
+    },
+    emitPut(g, d, x, path, room, shown) {
+      const keys = g.fresh('ks');
+      const n = g.fresh('n');
+      const k = g.fresh('k');
+      const key = g.fresh('key');
+      const y = g.fresh('y');
+      const per = 1 + g.slots(d.values);
+      g.enc.push(
+        `if (!rt.isPlainObject(${x})) ${g.fail(path, shown, x)}`,
+        `const ${keys} = Object.keys(${x});`,
+        `const ${n} = ${keys}.length;`,
+        `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
+        `T[i++] = ${n};`,
+        `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
+        `if (i + ${per} > T.length) ${g.grow(`i + ${per}`)}`,
+        `const ${key} = ${keys}[${k}];`,
+      );
+      g.string(key);
+      g.enc.push(`const ${y} = ${x}[${key}];`);
+      g.put(d.values, y, path.key(key), per);
+      g.enc.push('}');
+      g.room(room);
+    },
+    emitTake(g, d) {
+      const n = g.fresh('n');
+      const k = g.fresh('k');
+      const o = g.fresh('r');
+      const key = g.fresh('key');
+      g.dec.push(`const ${n} = T[i++];`, `const ${o} = {};`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${key} = ${g.text()};`);
+      const v = g.take(d.values);
+      g.dec.push(`if (${key} === '__proto__') rt.defineOwn(${o}, ${key}, ${v}); else ${o}[${key}] = ${v};`, '}');
+      return o;
+    },
+    test: (d, x, c) => rt.isPlainObject(x) && Object.keys(x).every((k) => c.test(d.values, x[k])),
+    put(c, d, x, shown) {
+      if (!rt.isPlainObject(x)) throw c.fail(shown, x);
+      const keys = Object.keys(x);
+      c.write(keys.length);
+      for (const key of keys) {
+        c.string(key);
+        c.segments.push(pathKey(key));
+        c.put(d.values, x[key]);
+        c.segments.pop();
+      }
+    },
+    take(c, d) {
+      const n = c.T[c.i++];
+      const o = {};
+      for (let k = 0; k < n; k++) {
+        const key = c.text();
+        const v = c.take(d.values);
+        if (key === '__proto__') rt.defineOwn(o, key, v);
+        else o[key] = v;
+      }
+      return o;
+    },
+  },
+];

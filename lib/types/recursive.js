@@ -1,0 +1,62 @@
+'use strict';
+// recursive and ref: a named definition whose body refers to itself, as plain JSON
+// (src/types/recursive.rs): `t.recursive('Node', (self) => t.object({ kids: t.array(self)
+// }))`. Nothing of it is on the wire or the tape. Each level counts against `maxDepth`
+// (a cyclic value is an error, never a stack overflow). Generated code hands recursive
+// values to the generic marshaller, which follows refs to their definitions.
+
+const { ShornError } = require('../errors');
+
+function schemaError(message) {
+  return new ShornError('ERR_SHORN_SCHEMA', `invalid schema: ${message}`);
+}
+
+// Generated code for a value the generic marshaller handles (see lib/codegen.js).
+const handOff = {
+  slots: () => 0,
+  variable: true,
+  emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
+  emitPut(g, d, x, path, room) {
+    g.handOffPut(d, x, path);
+    g.room(room);
+  },
+  emitTake: (g, d) => g.handOffTake(d),
+};
+
+module.exports = [
+  {
+    ...handOff,
+    name: 'recursive',
+    build(name, body) {
+      if (typeof name !== 'string' || name === '' || typeof body !== 'function') {
+        throw schemaError('t.recursive takes a name and a function (self) => type');
+      }
+      return { type: 'recursive', name, schema: body({ type: 'ref', name }) };
+    },
+    children: (d) => [[d.schema, '']],
+    expected: (d, g) => g.expected(d.schema),
+    test: (d, x, c) => c.nest(() => c.test(d.schema, x)),
+    put(c, d, x) {
+      c.enter(x);
+      c.put(d.schema, x);
+      c.depth--;
+    },
+    take: (c, d) => c.take(d.schema),
+  },
+  {
+    ...handOff,
+    name: 'ref',
+    build(name) {
+      if (typeof name !== 'string' || name === '') throw schemaError('t.ref takes the name of an enclosing t.recursive');
+      return { type: 'ref', name };
+    },
+    expected: (d) => d.name,
+    test: (d, x, c) => c.nest(() => c.test(c.target(d), x)),
+    put(c, d, x) {
+      c.enter(x);
+      c.put(c.target(d), x);
+      c.depth--;
+    },
+    take: (c, d) => c.take(c.target(d)),
+  },
+];

@@ -1,0 +1,46 @@
+'use strict';
+// tuple: an array of exactly as many items as the schema lists, each of its own type;
+// the items one after another, no count (src/types/tuple.rs).
+
+const { ShornError } = require('../errors');
+
+module.exports = [
+  {
+    name: 'tuple',
+    build(items) {
+      if (!Array.isArray(items)) throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: t.tuple takes an array of types');
+      return { type: 'tuple', items: [...items] };
+    },
+    children: (d) => (Array.isArray(d.items) ? d.items.map((item, k) => [item, `[${k}]`]) : []),
+    expected: (d) => `array of length ${d.items.length} (tuple)`,
+    slots: (d, g) => d.items.reduce((n, item) => n + g.slots(item), 0),
+    emitTest(g, d, x) {
+      return g.predicate(d, x, (y, fail) => [
+        `if (!Array.isArray(${y}) || ${y}.length !== ${d.items.length}) ${fail}`,
+        ...d.items.map((item, k) => `if (!(${g.test(item, `${y}[${k}]`)})) ${fail}`),
+      ]);
+    },
+    emitPut(g, d, x, path, room, shown) {
+      g.enc.push(`if (!Array.isArray(${x}) || ${x}.length !== ${d.items.length}) ${g.fail(path, shown, x)}`);
+      d.items.forEach((item, k) => {
+        const y = g.fresh('t');
+        g.enc.push(`const ${y} = ${x}[${k}];`);
+        g.put(item, y, path.item(k), room);
+      });
+    },
+    emitTake(g, d) {
+      const items = d.items.map((item) => g.take(item));
+      return `[${items.join(', ')}]`;
+    },
+    test: (d, x, c) => Array.isArray(x) && x.length === d.items.length && d.items.every((item, k) => c.test(item, x[k])),
+    put(c, d, x, shown) {
+      if (!Array.isArray(x) || x.length !== d.items.length) throw c.fail(shown, x);
+      for (let k = 0; k < d.items.length; k++) {
+        c.segments.push(`[${k}]`);
+        c.put(d.items[k], x[k]);
+        c.segments.pop();
+      }
+    },
+    take: (c, d) => d.items.map((item) => c.take(item)),
+  },
+];

@@ -1,0 +1,41 @@
+'use strict';
+// Typed arrays (src/types/typed_array.rs): a varint count, then the elements little-endian.
+// Encode passes the caller's array to the native side, which copies its memory once;
+// decode copies the elements from the input into a new, aligned array of the class.
+// Arrays are recognised by their internal slot (the %TypedArray% toStringTag getter
+// captured at load), not by instanceof or anything a Proxy or subclass can fake.
+
+const rt = require('../runtime');
+
+const CLASSES = [
+  ['float64Array', Float64Array],
+  ['float32Array', Float32Array],
+  ['int32Array', Int32Array],
+  ['uint32Array', Uint32Array],
+  ['int16Array', Int16Array],
+  ['uint16Array', Uint16Array],
+  ['int8Array', Int8Array],
+];
+
+module.exports = CLASSES.map(([name, Class]) => {
+  const tag = Class.name;
+  return {
+    name,
+    build: () => ({ type: name }),
+    expected: () => tag,
+    slots: () => 0,
+    blobs: 1,
+    emitTest: (g, d, x) => `rt.typedKind(${x}) === '${tag}'`,
+    emitPut(g, d, x, path, room, shown) {
+      g.enc.push(`if (rt.typedKind(${x}) !== '${tag}') ${g.fail(path, shown, x)}`);
+      g.blob(x);
+    },
+    emitTake: () => `rt.copyTyped(${tag}, bytes, T[i++], T[i++])`,
+    test: (d, x) => rt.typedKind(x) === tag,
+    put(c, d, x, shown) {
+      if (rt.typedKind(x) !== tag) throw c.fail(shown, x);
+      c.blob(x);
+    },
+    take: (c) => rt.copyTyped(Class, c.bytes, c.T[c.i++], c.T[c.i++]),
+  };
+});

@@ -1,0 +1,138 @@
+'use strict';
+// union (the first variant, in order, that accepts the value) and discriminatedUnion
+// (objects told apart by the literal of one field, dispatched in O(1) on encode): the
+// varint index of the variant, then the value as that variant writes it
+// (src/types/union.rs). Tape: one slot, the index; then the variant's slots.
+
+const { ShornError } = require('../errors');
+const { readField, fieldValue } = require('./object');
+
+function schemaError(message) {
+  return new ShornError('ERR_SHORN_SCHEMA', `invalid schema: ${message}`);
+}
+
+// The literal of a discriminated variant's tag field.
+function tagOf(variant, key) {
+  const f = variant.fields.find((g) => g.name === key);
+  return f.schema.value;
+}
+
+// Decode: a switch on the variant index, each case taking its variant.
+function emitTakeVariants(g, d) {
+  const v = g.fresh('u');
+  g.dec.push(`let ${v};`, 'switch (T[i++]) {');
+  d.variants.forEach((variant, k) => {
+    g.dec.push(`case ${k}: {`);
+    const x = g.take(variant);
+    g.dec.push(`${v} = ${x};`, 'break;', '}');
+  });
+  g.dec.push('}');
+  return v;
+}
+
+const isObject = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+module.exports = [
+  {
+    name: 'union',
+    build(variants) {
+      if (!Array.isArray(variants)) throw schemaError('t.union takes an array of types');
+      return { type: 'union', variants: [...variants] };
+    },
+    children: (d) => (Array.isArray(d.variants) ? d.variants.map((v) => [v, '']) : []),
+    expected: (d, g) => d.variants.map((v) => g.expected(v)).join(' | '),
+    slots: (d, g) => 1 + Math.max(...d.variants.map((v) => g.slots(v))),
+    variable: true,
+    emitTest: (g, d, x) => `(${d.variants.map((v) => g.test(v, x)).join(' || ')})`,
+    emitPut(g, d, x, path, room) {
+      d.variants.forEach((variant, k) => {
+        g.enc.push(`${k === 0 ? '' : 'else '}if (${g.test(variant, x)}) {`, `T[i++] = ${k};`);
+        g.put(variant, x, path, room);
+        g.enc.push('}');
+      });
+      g.enc.push(`else G.unionError(${g.constant(d)}, ${x}, ${path.code()});`);
+    },
+    emitTake: emitTakeVariants,
+    test: (d, x, c) => d.variants.some((v) => c.test(v, x)),
+    put(c, d, x) {
+      const k = d.variants.findIndex((v) => c.test(v, x));
+      if (k < 0) c.unionError(d, x, c.path());
+      c.write(k);
+      c.put(d.variants[k], x);
+    },
+    take: (c, d) => c.take(d.variants[c.T[c.i++]]),
+  },
+  {
+    name: 'discriminatedUnion',
+    build(key, variants) {
+      if (typeof key !== 'string') throw schemaError('t.discriminatedUnion takes a key name and an array of objects');
+      if (!Array.isArray(variants)) throw schemaError('t.discriminatedUnion takes a key name and an array of objects');
+      return { type: 'discriminatedUnion', key, variants: [...variants] };
+    },
+    children: (d) => (Array.isArray(d.variants) ? d.variants.map((v) => [v, '']) : []),
+    expected: (d) => `object with ${JSON.stringify(d.key)} one of ${d.variants.map((v) => JSON.stringify(tagOf(v, d.key))).join(', ')}`,
+    slots: (d, g) => 1 + Math.max(...d.variants.map((v) => g.slots(v))),
+    variable: true,
+    emitTest(g, d, x) {
+      return g.predicate(d, x, (y, fail) => {
+        const k = g.fresh('k');
+        return [
+          `if (typeof ${y} !== 'object' || ${y} === null || Array.isArray(${y})) ${fail}`,
+          `const ${k} = ${g.constant(tagIndex(d))}.get(${readField(y, d.key)});`,
+          `switch (${k}) {`,
+          ...d.variants.map((v, n) => `case ${n}: if (!(${g.test(v, y)})) ${fail} break;`),
+          `default: ${fail}`,
+          '}',
+        ];
+      });
+    },
+    emitPut(g, d, x, path, room, shown) {
+      const tag = g.fresh('tag');
+      g.enc.push(
+        `if (typeof ${x} !== 'object' || ${x} === null || Array.isArray(${x})) ${g.fail(path, shown, x)}`,
+        `const ${tag} = ${readField(x, d.key)};`,
+        `switch (${g.constant(tagIndex(d))}.get(${tag})) {`,
+      );
+      d.variants.forEach((variant, k) => {
+        g.enc.push(`case ${k}: {`, `T[i++] = ${k};`);
+        g.put(variant, x, path, room);
+        g.enc.push('break;', '}');
+      });
+      g.enc.push(
+        `default: throw rt.invalid(${path.field(d.key).code()}, ${g.constant(tagsExpected(d))}, ${tag});`,
+        '}',
+      );
+    },
+    emitTake: emitTakeVariants,
+    test(d, x, c) {
+      if (!isObject(x)) return false;
+      const k = c.tagIndex(d).get(fieldValue(x, d.key));
+      return k !== undefined && c.test(d.variants[k], x);
+    },
+    put(c, d, x, shown) {
+      if (!isObject(x)) throw c.fail(shown, x);
+      const tag = fieldValue(x, d.key);
+      const k = c.tagIndex(d).get(tag);
+      if (k === undefined) {
+        c.segments.push(require('../errors').pathKey(d.key));
+        const error = c.invalid(tagsExpected(d), tag);
+        c.segments.pop();
+        throw error;
+      }
+      c.write(k);
+      c.put(d.variants[k], x);
+    },
+    take: (c, d) => c.take(d.variants[c.T[c.i++]]),
+  },
+];
+
+// Tag -> variant index: a Map, so dispatch is one lookup whatever the number of variants.
+function tagIndex(d) {
+  return new Map(d.variants.map((v, k) => [tagOf(v, d.key), k]));
+}
+
+function tagsExpected(d) {
+  return `one of ${d.variants.map((v) => JSON.stringify(tagOf(v, d.key))).join(', ')}`;
+}
+
+module.exports.tagIndex = tagIndex;

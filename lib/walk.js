@@ -1,0 +1,72 @@
+'use strict';
+// The one walker over descriptors, and what the drivers learn from one walk: the static
+// path of every node, the definition each ref names, and how strings and byte arrays
+// travel to the native side. Each type says what its children are (lib/types/).
+
+const { TYPES } = require('./types');
+
+// Deeper than the compiler allows, walks stop: the compiler names that fault itself, and
+// a circular descriptor must not overflow the stack here first.
+const MAX_DEPTH = 64;
+
+// The most arguments one native call carries (src/binding.rs, MAX_ARGS).
+const MAX_ARGS = 16;
+
+/** Calls `visit(d, path, def)` for `d` and every descriptor under it, parents first. */
+function walk(d, visit, path = '$', depth = 0) {
+  if (typeof d !== 'object' || d === null) {
+    visit(d, path, undefined);
+    return;
+  }
+  const def = TYPES.get(d.type);
+  visit(d, path, def);
+  if (def === undefined || depth >= MAX_DEPTH) return;
+  for (const [child, segment] of def.children(d)) walk(child, visit, path + segment, depth + 1);
+}
+
+/**
+ * What the marshallers need to know of a descriptor the native compiler has validated:
+ * `paths` (node -> its static path, `[]` for any item), `refs` (ref node -> the
+ * recursive node it names), `layout` (strings and byte arrays as positional arguments
+ * when their number is fixed and small, else one concatenated string and one array),
+ * `uses64` (int64/uint64 present), `handsOff` (recursive or json present).
+ */
+function analyze(descriptor) {
+  const paths = new Map();
+  const refs = new Map();
+  let strings = 0;
+  let blobs = 0;
+  let fixed = true;
+  let uses64 = false;
+  let handsOff = false;
+  const scopes = [];
+  (function visit(d, path, inVariable, depth) {
+    if (depth > MAX_DEPTH) return;
+    const def = TYPES.get(d.type);
+    paths.set(d, path);
+    if (def.strings || def.blobs) {
+      strings += def.strings || 0;
+      blobs += def.blobs || 0;
+      if (inVariable) fixed = false;
+    }
+    if (def.uses64) uses64 = true;
+    if (d.type === 'record' || d.type === 'json' || d.type === 'recursive') fixed = false;
+    if (d.type === 'json' || d.type === 'recursive') handsOff = true;
+    if (d.type === 'ref') {
+      for (let k = scopes.length - 1; k >= 0; k--) {
+        if (scopes[k].name === d.name) {
+          refs.set(d, scopes[k]);
+          break;
+        }
+      }
+      return;
+    }
+    if (d.type === 'recursive') scopes.push(d);
+    for (const [child, segment] of def.children(d)) visit(child, path + segment, inVariable || def.variable === true, depth + 1);
+    if (d.type === 'recursive') scopes.pop();
+  })(descriptor, '$', false, 0);
+  const positional = fixed && strings + blobs <= MAX_ARGS;
+  return { paths, refs, layout: { positional, strings, blobs }, uses64, handsOff };
+}
+
+module.exports = { walk, analyze, MAX_ARGS };
