@@ -481,8 +481,8 @@ describe('decode input type', () => {
     ['undefined', undefined, 'found undefined'],
     ['a number', 1, 'found number 1'],
     ['a DataView', new DataView(new ArrayBuffer(1)), 'found object (DataView)'],
-    ['a Uint16Array', new Uint16Array(1), 'found object (Uint16Array)'],
-    ['an Int8Array', new Int8Array(1), 'found object (Int8Array)'],
+    ['a Uint16Array', new Uint16Array(1), 'found Uint16Array (length 1)'],
+    ['an Int8Array', new Int8Array(1), 'found Int8Array (length 1)'],
   ];
   for (const mode of MODES) {
     for (const [name, value, found] of NOT_BYTES) {
@@ -810,7 +810,7 @@ describe('encodeInto with a bad offset or target (isolated in a child process)',
           targetMessage('array (length 6)'),
           targetMessage('object (ArrayBuffer)'),
           targetMessage('null'),
-          targetMessage('object (Uint16Array)'),
+          targetMessage('Uint16Array (length 8)'),
         ],
         untouched: true,
       });

@@ -7,6 +7,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
+const { types } = require('node:util');
 const shorn = require('..');
 
 const { compile, ShornError } = shorn;
@@ -141,12 +142,126 @@ function concatBytes(...parts) {
   return new Uint8Array(flat);
 }
 
+const INTEGER_RANGES = {
+  uint8: [0, 255],
+  uint16: [0, 65535],
+  uint32: [0, 4294967295],
+  int8: [-128, 127],
+  int16: [-32768, 32767],
+  int32: [-2147483648, 2147483647],
+  int: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+const BIG_RANGES = { int64: [-(2n ** 63n), 2n ** 63n - 1n], uint64: [0n, 2n ** 64n - 1n] };
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+const field = (o, name) => (INHERITED.has(name) && !Object.hasOwn(o, name) ? undefined : o[name]);
+const isPlain = (x) => typeof x === 'object' && x !== null && [Object.prototype, null].includes(Object.getPrototypeOf(x));
+
+/**
+ * Whether `schema` accepts `value`: docs/FORMAT.md's value rules written again, apart
+ * from shorn's own checks (the union rule is "the first variant that accepts").
+ */
+function accepts(schema, value, scope = new Map(), depth = 0) {
+  const is = (d, x) => accepts(d, x, scope, depth);
+  switch (schema.type) {
+    case 'bool':
+      return typeof value === 'boolean';
+    case 'float32':
+    case 'float64':
+      return typeof value === 'number';
+    case 'string':
+      return typeof value === 'string' && value.isWellFormed();
+    case 'bytes':
+      return types.isUint8Array(value);
+    case 'enum':
+      return schema.values.includes(value);
+    case 'int64':
+    case 'uint64':
+      return typeof value === 'bigint' && value >= BIG_RANGES[schema.type][0] && value <= BIG_RANGES[schema.type][1];
+    case 'date':
+      return types.isDate(value) && !Number.isNaN(value.getTime());
+    case 'literal':
+      return Object.is(value, schema.value);
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value) && Array.from(value).every((x) => is(schema.items, x));
+    case 'tuple':
+      return Array.isArray(value) && value.length === schema.items.length && schema.items.every((d, k) => is(d, value[k]));
+    case 'object':
+      return (
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        schema.fields.every((f) => {
+          const v = field(value, f.name);
+          return f.schema.type === 'optional' ? v === undefined || is(f.schema.of, v) : is(f.schema, v);
+        }) &&
+        (!schema.strict || Object.keys(value).every((k) => schema.fields.some((f) => f.name === k)))
+      );
+    case 'nullable':
+      return value === null || is(schema.of, value);
+    case 'record':
+      return isPlain(value) && Object.keys(value).every((k) => is(schema.values, value[k]));
+    case 'map':
+      return types.isMap(value) && [...value].every(([k, v]) => is(schema.keys, k) && is(schema.values, v));
+    case 'union':
+      return schema.variants.some((v) => is(v, value));
+    case 'discriminatedUnion': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+      const tag = field(value, schema.key);
+      const variant = schema.variants.find((v) => v.fields.some((f) => f.name === schema.key && Object.is(f.schema.value, tag)));
+      return variant !== undefined && is(variant, value);
+    }
+    case 'recursive':
+      return depth < 128 && accepts(schema.schema, value, new Map(scope).set(schema.name, schema), depth + 1);
+    case 'ref':
+      return depth < 128 && accepts(scope.get(schema.name).schema, value, scope, depth + 1);
+    case 'json':
+      return isJsonValue(value, 0);
+    default:
+      if (INTEGER_RANGES[schema.type]) {
+        const [lo, hi] = INTEGER_RANGES[schema.type];
+        return typeof value === 'number' && Number.isInteger(value) && value >= lo && value <= hi;
+      }
+      if (TYPED_CLASSES[schema.type]) return Object.prototype.toString.call(value) === `[object ${TYPED_CLASSES[schema.type].name}]`;
+      throw new Error(`accepts: unknown type ${schema.type}`);
+  }
+}
+
+function isJsonValue(x, depth) {
+  if (x === null || typeof x === 'string' || typeof x === 'boolean') return true;
+  if (typeof x === 'number') return Number.isFinite(x);
+  if (depth >= 128) return false;
+  if (Array.isArray(x)) return Array.from(x).every((y) => isJsonValue(y, depth + 1));
+  return isPlain(x) && Object.keys(x).every((k) => isJsonValue(x[k], depth + 1));
+}
+
+const TYPED_CLASSES = {
+  float64Array: Float64Array,
+  float32Array: Float32Array,
+  int32Array: Int32Array,
+  uint32Array: Uint32Array,
+  int16Array: Int16Array,
+  uint16Array: Uint16Array,
+  int8Array: Int8Array,
+};
+
+// A deep copy of a JSON value that keeps -0 and every key as an own data property.
+function copyJson(value) {
+  if (Array.isArray(value)) return value.map(copyJson);
+  if (value === null || typeof value !== 'object') return value;
+  const out = {};
+  for (const k of Object.keys(value)) defineOwn(out, k, copyJson(value[k]));
+  return out;
+}
+
 /**
  * What decoding `value` encoded with `schema` must give: float32 rounded by Math.fround,
  * integer -0 as 0, bytes as a plain Uint8Array, objects with only the schema's fields in
- * schema order and absent optionals left out.
+ * schema order and absent optionals left out, the variant of a union that accepts it.
+ * `scope` holds the recursive definitions around `schema`.
  */
-function expectedDecoded(schema, value) {
+function expectedDecoded(schema, value, scope = new Map()) {
   switch (schema.type) {
     case 'float32':
       return Math.fround(value);
@@ -156,30 +271,60 @@ function expectedDecoded(schema, value) {
     case 'int8':
     case 'int16':
     case 'int32':
+    case 'int':
       return value === 0 ? 0 : value;
     case 'bytes':
       return new Uint8Array(value);
+    case 'date':
+      return new Date(value.getTime());
+    case 'literal':
+    case 'null':
+    case 'json':
+      return copyJson(value);
+    case 'tuple':
+      return schema.items.map((item, k) => expectedDecoded(item, value[k], scope));
+    case 'record': {
+      const out = {};
+      for (const k of Object.keys(value)) defineOwn(out, k, expectedDecoded(schema.values, value[k], scope));
+      return out;
+    }
+    case 'map':
+      return new Map([...value].map(([k, v]) => [expectedDecoded(schema.keys, k, scope), expectedDecoded(schema.values, v, scope)]));
+    case 'union': {
+      const variant = schema.variants.find((v) => accepts(v, value, scope));
+      return expectedDecoded(variant, value, scope);
+    }
+    case 'discriminatedUnion': {
+      const variant = schema.variants.find((v) => v.fields.some((f) => f.name === schema.key && Object.is(f.schema.value, value[schema.key])));
+      return expectedDecoded(variant, value, scope);
+    }
+    case 'recursive':
+      return expectedDecoded(schema.schema, value, new Map(scope).set(schema.name, schema));
+    case 'ref':
+      return expectedDecoded(scope.get(schema.name).schema, value, scope);
     case 'array':
-      return Array.from(value, (item) => expectedDecoded(schema.items, item));
+      return Array.from(value, (item) => expectedDecoded(schema.items, item, scope));
     case 'object': {
       const out = {};
       for (const f of schema.fields) {
         const inherited = f.name in Object.prototype && !Object.hasOwn(value, f.name);
         const v = inherited ? undefined : value[f.name];
         if (f.schema.type === 'optional') {
-          if (v !== undefined) defineOwn(out, f.name, expectedDecoded(f.schema.of, v));
+          if (v !== undefined) defineOwn(out, f.name, expectedDecoded(f.schema.of, v, scope));
         } else {
-          defineOwn(out, f.name, expectedDecoded(f.schema, v));
+          defineOwn(out, f.name, expectedDecoded(f.schema, v, scope));
         }
       }
       return out;
     }
     case 'nullable':
-      return value === null ? null : expectedDecoded(schema.of, value);
+      return value === null ? null : expectedDecoded(schema.of, value, scope);
     default:
+      if (TYPED_CLASSES[schema.type]) return new TYPED_CLASSES[schema.type](value);
       return value;
   }
 }
+
 
 const ROOT = path.join(__dirname, '..');
 
@@ -224,6 +369,7 @@ module.exports = {
   zigzag,
   concatBytes,
   expectedDecoded,
+  accepts,
   runIsolated,
   ROOT,
 };

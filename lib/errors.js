@@ -1,5 +1,12 @@
 'use strict';
 
+const { types } = require('node:util');
+
+// Intrinsics, so describing a value runs none of its own code.
+const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+const typedArrayLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get;
+const dateGetTime = Date.prototype.getTime;
+
 /**
  * Every error shorn throws. `code` says which kind (see docs/FORMAT.md, "Errors");
  * encode errors carry `path` (like `$.user.tags[2]`), decode errors `offset` and `path`.
@@ -29,7 +36,15 @@ function makeError(code, message, offset, path) {
 function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `array (length ${value.length})`;
-  if (value instanceof Uint8Array) return `${value.constructor.name} (length ${value.length})`;
+  if (types.isTypedArray(value)) {
+    const tag = typedArrayTag.call(value);
+    return `${tag === 'Uint8Array' && value instanceof Buffer ? 'Buffer' : tag} (length ${typedArrayLength.call(value)})`;
+  }
+  if (types.isDate(value)) {
+    const ms = dateGetTime.call(value);
+    return ms === ms ? `Date ${new Date(ms).toISOString()}` : 'Date (invalid)';
+  }
+  if (types.isMap(value)) return `Map (size ${value.size})`;
   switch (typeof value) {
     case 'number':
       return `number ${Object.is(value, -0) ? '-0' : value}`;
