@@ -60,6 +60,12 @@ function fromGolden(v) {
     assert.ok(Object.hasOwn(SPECIAL_NUMBERS, v.$number), `unknown $number ${v.$number}`);
     return SPECIAL_NUMBERS[v.$number];
   }
+  if (keys.length === 1 && keys[0] === '$bigint') return BigInt(v.$bigint);
+  if (keys.length === 1 && keys[0] === '$date') return new Date(v.$date);
+  if (keys.length === 1 && keys[0] === '$map') return new Map(v.$map.map(([k, x]) => [fromGolden(k), fromGolden(x)]));
+  if (keys.length === 1 && keys[0].startsWith('$') && TYPED_CLASSES[keys[0].slice(1)]) {
+    return new TYPED_CLASSES[keys[0].slice(1)](v[keys[0]].map(fromGolden));
+  }
   const out = {};
   for (const k of keys) defineOwn(out, k, fromGolden(v[k]));
   return out;

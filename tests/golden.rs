@@ -38,6 +38,7 @@ fn limits(case: &Json) -> Limits {
         limits.max_string_bytes = get("maxStringBytes").unwrap_or(limits.max_string_bytes);
         limits.max_bytes_length = get("maxBytesLength").unwrap_or(limits.max_bytes_length);
         limits.max_array_length = get("maxArrayLength").unwrap_or(limits.max_array_length);
+        limits.max_depth = get("maxDepth").unwrap_or(limits.max_depth);
     }
     limits
 }
