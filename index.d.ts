@@ -9,16 +9,36 @@ export interface Uint32Type { readonly type: 'uint32' }
 export interface Int8Type { readonly type: 'int8' }
 export interface Int16Type { readonly type: 'int16' }
 export interface Int32Type { readonly type: 'int32' }
+/** A safe integer (`Number.isSafeInteger`). */
+export interface IntType { readonly type: 'int' }
+/** A bigint from -2^63 to 2^63 - 1. */
+export interface Int64Type { readonly type: 'int64' }
+/** A bigint from 0 to 2^64 - 1. */
+export interface Uint64Type { readonly type: 'uint64' }
 export interface Float32Type { readonly type: 'float32' }
 export interface Float64Type { readonly type: 'float64' }
+/** A valid Date. */
+export interface DateType { readonly type: 'date' }
 export interface StringType { readonly type: 'string' }
 export interface BytesType { readonly type: 'bytes' }
 export interface EnumType<V extends string = string> {
   readonly type: 'enum';
   readonly values: readonly V[];
 }
+export type LiteralValue = string | number | boolean | null;
+/** One value, zero bytes. */
+export interface LiteralType<V extends LiteralValue = LiteralValue> {
+  readonly type: 'literal';
+  readonly value: V;
+}
+export interface NullType { readonly type: 'null' }
 export interface ArrayType<I extends Descriptor = Descriptor> {
   readonly type: 'array';
+  readonly items: I;
+}
+/** An array of exactly these item types. */
+export interface TupleType<I extends readonly Descriptor[] = readonly Descriptor[]> {
+  readonly type: 'tuple';
   readonly items: I;
 }
 export interface FieldDescriptor {
@@ -41,6 +61,51 @@ export interface NullableType<T extends Descriptor = Descriptor> {
   readonly type: 'nullable';
   readonly of: T;
 }
+/** A plain object with any string keys, every value of one type. */
+export interface RecordType<V extends Descriptor = Descriptor> {
+  readonly type: 'record';
+  readonly values: V;
+}
+/** A JS Map. */
+export interface MapType<K extends Descriptor = Descriptor, V extends Descriptor = Descriptor> {
+  readonly type: 'map';
+  readonly keys: K;
+  readonly values: V;
+}
+/** The first variant, in order, that accepts the value. */
+export interface UnionType<V extends readonly Descriptor[] = readonly Descriptor[]> {
+  readonly type: 'union';
+  readonly variants: V;
+}
+/** Objects told apart by the literal of field `key`. */
+export interface DiscriminatedUnionType<
+  K extends string = string,
+  V extends readonly ObjectType<any>[] = readonly ObjectType<any>[],
+> {
+  readonly type: 'discriminatedUnion';
+  readonly key: K;
+  readonly variants: V;
+}
+/** A reference to the enclosing recursive type named `N`. */
+export interface RefType<N extends string = string> {
+  readonly type: 'ref';
+  readonly name: N;
+}
+/** A named type whose schema refers to itself through `RefType<N>`. */
+export interface RecursiveType<N extends string = string, S extends Descriptor = Descriptor> {
+  readonly type: 'recursive';
+  readonly name: N;
+  readonly schema: S;
+}
+/** Any value JSON.parse can return. */
+export interface JsonType { readonly type: 'json' }
+export interface Float64ArrayType { readonly type: 'float64Array' }
+export interface Float32ArrayType { readonly type: 'float32Array' }
+export interface Int32ArrayType { readonly type: 'int32Array' }
+export interface Uint32ArrayType { readonly type: 'uint32Array' }
+export interface Int16ArrayType { readonly type: 'int16Array' }
+export interface Uint16ArrayType { readonly type: 'uint16Array' }
+export interface Int8ArrayType { readonly type: 'int8Array' }
 
 export type NumberType =
   | Uint8Type
@@ -49,52 +114,137 @@ export type NumberType =
   | Int8Type
   | Int16Type
   | Int32Type
+  | IntType
   | Float32Type
   | Float64Type;
+
+export type TypedArrayType =
+  | Float64ArrayType
+  | Float32ArrayType
+  | Int32ArrayType
+  | Uint32ArrayType
+  | Int16ArrayType
+  | Uint16ArrayType
+  | Int8ArrayType;
 
 /** Any type descriptor (what `t.*` returns, or the same after a JSON round trip). */
 export type Descriptor =
   | BoolType
   | NumberType
+  | Int64Type
+  | Uint64Type
+  | DateType
   | StringType
   | BytesType
   | EnumType
+  | LiteralType
+  | NullType
   | ArrayType<any>
+  | TupleType<any>
   | ObjectType<any>
-  | NullableType<any>;
+  | NullableType<any>
+  | RecordType<any>
+  | MapType<any, any>
+  | UnionType<any>
+  | DiscriminatedUnionType<any, any>
+  | RefType<any>
+  | RecursiveType<any, any>
+  | JsonType
+  | TypedArrayType;
 
 export type Fields = { readonly [name: string]: Descriptor | OptionalType<any> };
+
+/** The JS values `t.json()` takes and gives: what JSON.parse returns. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type OptionalKeys<F extends Fields> = { [K in keyof F]: F[K] extends OptionalType<any> ? K : never }[keyof F];
 type RequiredKeys<F extends Fields> = Exclude<keyof F, OptionalKeys<F>>;
 
-/** The JS value of a descriptor: what `encode` takes and `decode` returns. */
-export type Infer<D> = D extends BoolType
+// The value types of the recursive definitions around a descriptor, by name. A recursive
+// type's value is an interface (`Rec`), so TypeScript defers it instead of expanding it
+// forever.
+type Env = { readonly [name: string]: unknown };
+interface Rec<N extends string, S, E extends Env> {
+  value: InferIn<S, E & { readonly [K in N]: Rec<N, S, E>['value'] }>;
+}
+
+type TypedArrayOf<D> = D extends Float64ArrayType
+  ? Float64Array
+  : D extends Float32ArrayType
+    ? Float32Array
+    : D extends Int32ArrayType
+      ? Int32Array
+      : D extends Uint32ArrayType
+        ? Uint32Array
+        : D extends Int16ArrayType
+          ? Int16Array
+          : D extends Uint16ArrayType
+            ? Uint16Array
+            : Int8Array;
+
+type InferObject<F extends Fields, E extends Env> = Fields extends F
+  ? Record<string, unknown>
+  : Simplify<
+      { -readonly [K in RequiredKeys<F>]: InferIn<F[K], E> } & {
+        -readonly [K in OptionalKeys<F>]?: F[K] extends OptionalType<infer T> ? InferIn<T, E> : never;
+      }
+    >;
+
+/** `Infer` inside recursive definitions `E`. */
+export type InferIn<D, E extends Env> = D extends BoolType
   ? boolean
   : D extends NumberType
     ? number
-    : D extends StringType
-      ? string
-      : D extends BytesType
-        ? Uint8Array
-        : D extends EnumType<infer V>
-          ? V
-          : D extends ArrayType<infer I>
-            ? Infer<I>[]
-            : D extends NullableType<infer T>
-              ? Infer<T> | null
-              : D extends OptionalType<infer T>
-                ? Infer<T> | undefined
-                : D extends ObjectType<infer F>
-                  ? Fields extends F
-                    ? Record<string, unknown>
-                    : Simplify<
-                        { -readonly [K in RequiredKeys<F>]: Infer<F[K]> } & {
-                          -readonly [K in OptionalKeys<F>]?: F[K] extends OptionalType<infer T> ? Infer<T> : never;
-                        }
-                      >
-                  : unknown;
+    : D extends Int64Type | Uint64Type
+      ? bigint
+      : D extends DateType
+        ? Date
+        : D extends StringType
+          ? string
+          : D extends BytesType
+            ? Uint8Array
+            : D extends EnumType<infer V>
+              ? V
+              : D extends LiteralType<infer V>
+                ? V
+                : D extends NullType
+                  ? null
+                  : D extends ArrayType<infer I>
+                    ? InferIn<I, E>[]
+                    : D extends TupleType<infer I>
+                      ? { -readonly [K in keyof I]: InferIn<I[K], E> }
+                      : D extends NullableType<infer T>
+                        ? InferIn<T, E> | null
+                        : D extends OptionalType<infer T>
+                          ? InferIn<T, E> | undefined
+                          : D extends ObjectType<infer F>
+                            ? InferObject<F, E>
+                            : D extends RecordType<infer V>
+                              ? { [key: string]: InferIn<V, E> }
+                              : D extends MapType<infer K, infer V>
+                                ? Map<InferIn<K, E>, InferIn<V, E>>
+                                : D extends UnionType<infer V>
+                                  ? InferIn<V[number], E>
+                                  : D extends DiscriminatedUnionType<any, infer V>
+                                    ? InferIn<V[number], E>
+                                    : D extends RecursiveType<infer N, infer S>
+                                      ? Rec<N, S, E>['value']
+                                      : D extends RefType<infer N>
+                                        ? N extends keyof E
+                                          ? E[N]
+                                          : unknown
+                                        : D extends JsonType
+                                          ? JsonValue
+                                          : D extends TypedArrayType
+                                            ? TypedArrayOf<D>
+                                            : unknown;
+
+/**
+ * The JS value of a descriptor: what `encode` takes and `decode` returns. A descriptor
+ * known only as `Descriptor` (one loaded from JSON, say) gives `unknown`.
+ */
+export type Infer<D> = Descriptor extends D ? unknown : InferIn<D, {}>;
 
 export interface ObjectOptions {
   /** Reject own enumerable keys the schema does not name (default: ignore them). */
@@ -110,15 +260,47 @@ export declare const t: {
   int8(): Int8Type;
   int16(): Int16Type;
   int32(): Int32Type;
+  /** A safe integer (`Number.isSafeInteger`), zigzag varint. */
+  int(): IntType;
+  /** A bigint from -2^63 to 2^63 - 1; numbers are rejected. */
+  int64(): Int64Type;
+  /** A bigint from 0 to 2^64 - 1; numbers are rejected. */
+  uint64(): Uint64Type;
   float32(): Float32Type;
   float64(): Float64Type;
+  /** A valid Date; decodes to a new Date. */
+  date(): DateType;
   string(): StringType;
   bytes(): BytesType;
   enum<const V extends readonly string[]>(values: V): EnumType<V[number]>;
+  /** Exactly this value (`Object.is`); takes no bytes. */
+  literal<const V extends LiteralValue>(value: V): LiteralType<V>;
+  null(): NullType;
   array<I extends Descriptor>(items: I): ArrayType<I>;
+  tuple<const I extends readonly Descriptor[]>(items: I): TupleType<I>;
   object<F extends Fields>(fields: F, options?: ObjectOptions): ObjectType<F>;
   optional<T extends Descriptor>(of: T): OptionalType<T>;
   nullable<T extends Descriptor>(of: T): NullableType<T>;
+  record<V extends Descriptor>(values: V): RecordType<V>;
+  map<K extends Descriptor, V extends Descriptor>(keys: K, values: V): MapType<K, V>;
+  union<const V extends readonly Descriptor[]>(variants: V): UnionType<V>;
+  discriminatedUnion<const K extends string, const V extends readonly ObjectType<any>[]>(
+    key: K,
+    variants: V,
+  ): DiscriminatedUnionType<K, V>;
+  /** A type that refers to itself: `t.recursive('Tree', (self) => t.object({ kids: t.array(self) }))`. */
+  recursive<const N extends string, S extends Descriptor>(name: N, body: (self: RefType<N>) => S): RecursiveType<N, S>;
+  /** A reference to the enclosing `t.recursive` named `name` (what `self` is). */
+  ref<const N extends string>(name: N): RefType<N>;
+  /** Any value JSON.parse can return, self-described on the wire. */
+  json(): JsonType;
+  float64Array(): Float64ArrayType;
+  float32Array(): Float32ArrayType;
+  int32Array(): Int32ArrayType;
+  uint32Array(): Uint32ArrayType;
+  int16Array(): Int16ArrayType;
+  uint16Array(): Uint16ArrayType;
+  int8Array(): Int8ArrayType;
 };
 
 export interface CompileOptions {
@@ -126,8 +308,10 @@ export interface CompileOptions {
   maxStringBytes?: number;
   /** Decode limit on one `bytes` value's length (default 2^31 - 1). */
   maxBytesLength?: number;
-  /** Decode limit on one array's item count (default 134,217,727). */
+  /** Decode limit on one array's (or record's, map's, typed array's) count (default 134,217,727). */
   maxArrayLength?: number;
+  /** How deep recursive types and `json` values may nest (default 128, at most 1000). */
+  maxDepth?: number;
   /**
    * `'auto'` (default): generate per-schema JS with `new Function`, or use the generic
    * marshaller where code generation is forbidden (strict CSP). `false` forces the generic
