@@ -78,3 +78,8 @@ const anyCodec = compile(loaded);
 const v: unknown = anyCodec.decode(new Uint8Array(1));
 anyCodec.encode(v);
 void v;
+
+// The checker is on: this line must fail, or tsc reports the unused directive.
+// @ts-expect-error: a string is not a number
+const notANumber: number = 'x';
+void notANumber;
