@@ -22,6 +22,7 @@ use crate::codec::{Blob, Elem, EncodeInput, Error, Text, TextBuffer, Writer};
 use crate::engine;
 use crate::program::{Limits, Program};
 use crate::schema::Schema;
+use crate::types::REGISTRY;
 
 /// The most arguments a hot call reads. A schema whose strings and byte arrays do not
 /// fit (or vary in number) gets them as one concatenated string and one array instead.
@@ -426,6 +427,20 @@ unsafe extern "C" fn init(env: napi_env, info: sys::napi_callback_info) -> napi_
                 f,
             );
         }
+        // The descriptor types the compiler accepts, for the JS coverage test.
+        let mut types = ptr::null_mut();
+        sys::napi_create_array_with_length(env, REGISTRY.len(), &mut types);
+        for (i, entry) in REGISTRY.iter().enumerate() {
+            let mut name = ptr::null_mut();
+            sys::napi_create_string_utf8(
+                env,
+                entry.name.as_ptr().cast(),
+                entry.name.len() as isize,
+                &mut name,
+            );
+            sys::napi_set_element(env, types, i as u32, name);
+        }
+        sys::napi_set_named_property(env, obj, c"types".as_ptr(), types);
         obj
     }
 }
