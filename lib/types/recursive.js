@@ -51,12 +51,14 @@ module.exports = [
       return { type: 'ref', name };
     },
     expected: (d) => d.name,
-    test: (d, x, c) => c.nest(() => c.test(c.target(d), x)),
+    // A ref is its definition's schema one level deeper (the definition itself, at the
+    // recursive node, counts the first level).
+    test: (d, x, c) => c.nest(() => c.test(c.target(d).schema, x)),
     put(c, d, x) {
       c.enter(x);
-      c.put(c.target(d), x);
+      c.put(c.target(d).schema, x);
       c.depth--;
     },
-    take: (c, d) => c.take(c.target(d)),
+    take: (c, d) => c.take(c.target(d).schema),
   },
 ];

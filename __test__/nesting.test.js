@@ -1,0 +1,153 @@
+'use strict';
+// Depth and size rules of the types that nest at run time (issue 6): recursive types and
+// json nest at most `maxDepth` levels, deeper (a cyclic value included) is
+// ERR_SHORN_INVALID on encode and ERR_SHORN_LIMIT on decode, never a stack overflow; and
+// items that take no bytes cannot be counted by the million.
+
+const { describe, test } = require('node:test');
+const assert = require('node:assert/strict');
+const { shorn, MODES, compileMode, assertShornError, fromHex, toHex, concatBytes, varint } = require('./helpers');
+
+const { t, compile } = shorn;
+
+const Tree = t.recursive('Tree', (self) => t.object({ v: t.uint8(), kids: t.array(self) }));
+
+// A chain of `n` nested trees.
+function chain(n) {
+  let node = { v: 0, kids: [] };
+  for (let k = 1; k < n; k++) node = { v: k % 256, kids: [node] };
+  return node;
+}
+
+// The bytes of a chain of `n` trees: each level is v, then a count of 1 (the last: 0).
+function chainBytes(n) {
+  const parts = [];
+  for (let k = n - 1; k >= 1; k--) parts.push([k % 256, 1]);
+  parts.push([0, 0]);
+  return concatBytes(...parts);
+}
+
+function nestedArrays(n) {
+  let v = [];
+  for (let k = 1; k < n; k++) v = [v];
+  return v;
+}
+
+for (const mode of MODES) {
+  describe(`maxDepth (${mode.name} marshaller)`, () => {
+    test('a recursive value of exactly maxDepth levels round-trips; one more is an error at its path', () => {
+      const codec = compileMode(Tree, mode, { maxDepth: 20 });
+      assert.deepStrictEqual(codec.decode(codec.encode(chain(20))), chain(20));
+      const e = assertShornError(() => codec.encode(chain(21)), { code: 'ERR_SHORN_INVALID' });
+      assert.equal(e.path, `$${'.kids[0]'.repeat(20)}`);
+      assert.match(e.message, /nested deeper than maxDepth \(20\)/);
+    });
+
+    test('the default maxDepth is 128', () => {
+      const codec = compileMode(Tree, mode);
+      codec.encode(chain(128));
+      assertShornError(() => codec.encode(chain(129)), { code: 'ERR_SHORN_INVALID', path: `$${'.kids[0]'.repeat(128)}` });
+    });
+
+    test('decoding a message nested past maxDepth is ERR_SHORN_LIMIT at the level too deep', () => {
+      const codec = compileMode(Tree, mode, { maxDepth: 20 });
+      assert.deepStrictEqual(codec.decode(chainBytes(20)), chain(20));
+      assertShornError(() => codec.decode(chainBytes(21)), {
+        code: 'ERR_SHORN_LIMIT',
+        offset: 40,
+        path: `$${'.kids[0]'.repeat(20)}`,
+      });
+    });
+
+    test('a cyclic value is an error, never a stack overflow', () => {
+      const codec = compileMode(Tree, mode);
+      const a = { v: 1, kids: [] };
+      a.kids.push(a);
+      const e = assertShornError(() => codec.encode(a), { code: 'ERR_SHORN_INVALID' });
+      assert.match(e.message, /nested deeper than maxDepth \(128\); is the value cyclic\?/);
+      const j = compileMode(t.json(), mode);
+      const o = { x: [1] };
+      o.x.push(o);
+      assertShornError(() => j.encode(o), { code: 'ERR_SHORN_INVALID' });
+      const list = compileMode(t.object({ data: t.json() }), mode);
+      const arr = [];
+      arr.push(arr);
+      assertShornError(() => list.encode({ data: arr }), { code: 'ERR_SHORN_INVALID', path: `$.data${'[0]'.repeat(128)}` });
+    });
+
+    test('json nests at most maxDepth arrays and objects, both ways', () => {
+      const codec = compileMode(t.json(), mode, { maxDepth: 1000 });
+      assert.deepStrictEqual(codec.decode(codec.encode(nestedArrays(1000))), nestedArrays(1000));
+      assertShornError(() => codec.encode(nestedArrays(1001)), { code: 'ERR_SHORN_INVALID' });
+      // 1001 nested arrays of one item, the innermost empty: c1 c1 ... c0.
+      const deep = concatBytes(new Uint8Array(1000).fill(0xc1), [0xc0]);
+      assertShornError(() => codec.decode(deep), { code: 'ERR_SHORN_LIMIT', offset: 1000 });
+      const shallow = compileMode(t.json(), mode, { maxDepth: 3 });
+      assertShornError(() => shallow.decode(fromHex('c1c1c1c0')), { code: 'ERR_SHORN_LIMIT', offset: 3, path: '$[0][0][0]' });
+      assert.deepStrictEqual(shallow.decode(fromHex('c1c1c0')), [[[]]]);
+    });
+
+    test('a hostile message of 100,000 nested levels fails fast without a RangeError', () => {
+      const codec = compileMode(t.json(), mode);
+      const deep = new Uint8Array(100_000).fill(0xc1);
+      const started = Date.now();
+      assertShornError(() => codec.decode(deep), { code: 'ERR_SHORN_LIMIT', offset: 128 });
+      const trees = compileMode(Tree, mode);
+      const bytes = new Uint8Array(200_000).fill(1);
+      assertShornError(() => trees.decode(bytes), { code: 'ERR_SHORN_LIMIT' });
+      assert.ok(Date.now() - started < 2000);
+    });
+  });
+}
+
+describe('maxDepth option', () => {
+  test('is an integer from 1 to 1000', () => {
+    for (const bad of [0, 1001, 1.5, '5', -1]) {
+      assertShornError(() => compile(Tree, { maxDepth: bad }), {
+        code: 'ERR_SHORN_SCHEMA',
+        message: 'invalid compile option: maxDepth must be an integer from 1 to 1000',
+      });
+    }
+    compile(Tree, { maxDepth: 1 });
+    compile(Tree, { maxDepth: 1000 });
+  });
+});
+
+describe('items that take no bytes', () => {
+  const NONE = [
+    ['null', t.null()],
+    ['a literal', t.literal('x')],
+    ['an empty object', t.object({})],
+    ['an empty tuple', t.tuple([])],
+    ['an object of literals', t.object({ a: t.literal(1), b: t.null() })],
+  ];
+  for (const [name, items] of NONE) {
+    test(`an array of ${name} is a schema error`, () => {
+      assertShornError(() => compile(t.array(items)), {
+        code: 'ERR_SHORN_SCHEMA',
+        message: 'invalid schema at $: array items must take at least one byte; a null, a literal or an empty object or tuple takes none',
+      });
+    });
+    test(`a map from ${name} to ${name} is a schema error`, () => {
+      assertShornError(() => compile(t.object({ m: t.map(items, items) })), {
+        code: 'ERR_SHORN_SCHEMA',
+        message:
+          'invalid schema at $.m: map entries must take at least one byte; a key and a value that take none would let a few bytes make millions of entries',
+      });
+    });
+  }
+
+  test('records, maps with a sized key or value, and unions of sizeless variants are fine', () => {
+    const codec = compile(t.object({ r: t.record(t.null()), m: t.map(t.string(), t.null()), a: t.array(t.union([t.null(), t.literal(1)])) }));
+    const value = { r: { a: null, b: null }, m: new Map([['x', null]]), a: [null, 1, null] };
+    const bytes = codec.encode(value);
+    assert.equal(toHex(bytes), '020161016201017803000100');
+    assert.deepStrictEqual(codec.decode(bytes), value);
+  });
+
+  test('a record of nulls declares at most one entry per byte that remains', () => {
+    const codec = compile(t.record(t.null()));
+    // A count of 2^26 with two bytes after it.
+    assertShornError(() => codec.decode(concatBytes(varint(2 ** 26), [1, 0x61])), { code: 'ERR_SHORN_TRUNCATED', offset: 4 });
+  });
+});
