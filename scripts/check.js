@@ -1,6 +1,8 @@
 'use strict';
-// Every check, locally and in CI (`npm test`): Rust formatting and lints, the Rust tests,
-// a fresh build of the addon, the TypeScript declarations, then the JS tests.
+// Every check, locally and in CI (`npm test`): the pinned tools (scripts/tools.js), Rust
+// formatting and lints, the Rust tests, a fresh build of the addon, the TypeScript
+// declarations, the JS tests, then the packaging test (tests/package/), which tries the
+// installed package on Node 20, 22 and 24.
 
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -9,6 +11,7 @@ const path = require('node:path');
 const root = path.join(__dirname, '..');
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const steps = [
+  ['tools', process.execPath, [path.join(__dirname, 'tools.js')]],
   ['rustfmt', 'cargo', ['fmt', '--check']],
   ['clippy', 'cargo', ['clippy', '--all-targets', '--', '-D', 'warnings']],
   ['cargo test', 'cargo', ['test']],
@@ -16,6 +19,7 @@ const steps = [
   ['typescript', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript')]],
   // Files, not the folder: Node 22+ reads `--test` arguments as globs, Node 20 as paths.
   ['node --test', process.execPath, ['--test', ...testFiles()]],
+  ['package', process.execPath, ['--test', path.join(root, 'tests', 'package', 'package.test.js')]],
 ];
 
 function testFiles() {
