@@ -1,5 +1,5 @@
 'use strict';
-// The benchmark fixtures of /work/shared/BENCHMARKS.md, and per fixture the schema each codec
+// The benchmark fixtures of docs/BENCHMARKS.md, and per fixture the schema each codec
 // needs. Values are built lazily: events100k takes ~0.3 s and ~100 MB of heap, and the
 // cold-setup and memory children must not pay for values they never touch.
 

@@ -1,21 +1,28 @@
 'use strict';
-// Every check, locally and in CI (`npm test`): Rust formatting and lints, the Rust tests,
-// a fresh build of the addon, the TypeScript declarations, then the JS tests.
+// Every check, locally and in CI (`npm test`): the pinned tools (scripts/tools.js), Rust
+// formatting and lints, the Rust tests, a fresh build of the addon, the TypeScript
+// declarations, the JS tests on Node 20 (this node), 22 and 24, then the packaging test
+// (tests/package/), which runs once and tries the installed package on all three itself.
 
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const tools = require('./tools');
 
 const root = path.join(__dirname, '..');
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const steps = [
+  ['tools', process.execPath, [path.join(__dirname, 'tools.js')]],
   ['rustfmt', 'cargo', ['fmt', '--check']],
   ['clippy', 'cargo', ['clippy', '--all-targets', '--', '-D', 'warnings']],
   ['cargo test', 'cargo', ['test']],
   ['build addon', process.execPath, [path.join(__dirname, 'build.js')]],
   ['typescript', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript')]],
   // Files, not the folder: Node 22+ reads `--test` arguments as globs, Node 20 as paths.
-  ['node --test', process.execPath, ['--test', ...testFiles()]],
+  // The addon built once against Node 20's headers loads on all three (Node-API 9).
+  [`node --test (Node ${process.versions.node})`, process.execPath, ['--test', ...testFiles()]],
+  ...tools.paths().nodes.map((node) => [`node --test (Node ${node.version})`, node.bin, ['--test', ...testFiles()]]),
+  ['package', process.execPath, ['--test', path.join(root, 'tests', 'package', 'package.test.js')]],
 ];
 
 function testFiles() {

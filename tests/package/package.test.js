@@ -1,0 +1,313 @@
+'use strict';
+// What a user gets from `npm install shorn` on a server with no Rust toolchain. Builds the
+// linux-x64-gnu binary against glibc 2.17 (scripts/build-platform.js), packs the platform
+// package and the main package as they would be published (scripts/pack.js), installs both
+// tarballs into an empty app with cargo off the PATH, npm offline and an empty npm cache,
+// then uses the installed package from CommonJS, ESM and TypeScript (`tsc --strict`) on
+// Node 20, 22 and 24. Run once by `npm test` (scripts/check.js), not per Node version: it
+// runs the other Node versions itself.
+//
+//   node --test tests/package/package.test.js
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { performance } = require('node:perf_hooks');
+
+const ROOT = path.join(__dirname, '..', '..');
+const { build, GLIBC_BASELINE } = require('../../scripts/build-platform');
+const { pack } = require('../../scripts/pack');
+const { highestGlibc, compareVersions } = require('../../scripts/elf');
+const tools = require('../../scripts/tools');
+
+const main = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const declared = fs.readdirSync(path.join(ROOT, 'npm')).sort();
+const FLOOR = { installMs: 5000, installedBytes: 2 * 1024 * 1024, coldMs: 30 };
+
+let scratch; // everything this test makes: tarballs, the app, npm's cache
+let app;
+let binary;
+let packed;
+let install; // { ms, bytes, files }
+let nodes; // [{ version, bin }], Node 20 (this process) first
+
+function findOnPath(command) {
+  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+    const file = path.join(dir, command);
+    if (dir && fs.existsSync(file)) return fs.realpathSync(file);
+  }
+  throw new Error(`${command} is not on the PATH`);
+}
+
+// Every file under `dir`: [{ file (relative), bytes }].
+function walk(dir, base = dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return walk(file, base);
+    return [{ file: path.relative(base, file), bytes: fs.lstatSync(file).size }];
+  });
+}
+
+// GitHub's anchors for the headings of a Markdown file.
+function headingSlugs(file) {
+  return [...fs.readFileSync(file, 'utf8').matchAll(/^#+ (.+)$/gm)].map(([, title]) =>
+    title.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'),
+  );
+}
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { encoding: 'utf8', ...options });
+  assert.equal(result.error, undefined, `${command}: ${result.error?.message}`);
+  assert.equal(result.status, 0, `${command} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+// The app's own code: one round trip, and which binary the loader chose.
+const ROUND_TRIP = `
+  const Event = t.object({ id: t.uint32(), kind: t.enum(['click', 'view']), name: t.string(), tags: t.array(t.string()), at: t.float64() });
+  const value = { id: 4000000000, kind: 'view', name: 'Zoë 🚀', tags: ['a', 'bc'], at: 1718031234567.5 };
+  const codec = compile(Event);
+  const bytes = codec.encode(value);`;
+const APP_CJS = `'use strict';
+const { t, compile, decode, ShornError } = require('shorn');
+${ROUND_TRIP}
+const addon = Object.keys(require.cache).filter((f) => f.endsWith('.node'));
+console.log(JSON.stringify({
+  hex: Buffer.from(bytes).toString('hex'),
+  back: codec.decode(bytes),
+  functional: decode(Event, bytes),
+  error: new ShornError('x', 'ERR_SHORN_INVALID') instanceof Error,
+  addon,
+}));
+`;
+const APP_ESM = `import shorn, { t, compile } from 'shorn';
+${ROUND_TRIP}
+const dynamic = await import('shorn');
+console.log(JSON.stringify({
+  hex: Buffer.from(bytes).toString('hex'),
+  back: codec.decode(bytes),
+  same: dynamic.default === shorn && dynamic.compile === compile,
+}));
+`;
+const APP_TS = `import { t, compile, ShornError, type Infer, type Codec } from 'shorn';
+const Event = t.object({ id: t.uint32(), kind: t.enum(['click', 'view']), name: t.string(), tags: t.array(t.string()), at: t.float64() });
+type Event = Infer<typeof Event>;
+const value: Event = { id: 4000000000, kind: 'view', name: 'Zoë 🚀', tags: ['a', 'bc'], at: 1718031234567.5 };
+const codec: Codec<typeof Event> = compile(Event);
+const bytes: Buffer = codec.encode(value);
+const back: Event = codec.decode(bytes);
+const kind: 'click' | 'view' = back.kind;
+// @ts-expect-error: the types must reject a kind the schema does not have
+const wrong: Event = { ...value, kind: 'purchase' };
+void wrong;
+console.log(JSON.stringify({ hex: Buffer.from(bytes).toString('hex'), back, kind, isError: ShornError.prototype instanceof Error }));
+`;
+const EXPECTED = { id: 4000000000, kind: 'view', name: 'Zoë 🚀', tags: ['a', 'bc'], at: 1718031234567.5 };
+
+before(() => {
+  nodes = [{ version: process.versions.node, bin: process.execPath }, ...tools.ensure().nodes];
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-package-'));
+  binary = build('linux-x64-gnu');
+  packed = pack(path.join(scratch, 'tarballs'));
+
+  // A PATH with node and npm and nothing else, so no cargo (nor a C compiler) can be found.
+  const bin = path.join(scratch, 'bin');
+  fs.mkdirSync(bin);
+  fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+  fs.symlinkSync(findOnPath('npm'), path.join(bin, 'npm'));
+  const env = { HOME: scratch, PATH: bin, npm_config_cache: path.join(scratch, 'npm-cache'), npm_config_update_notifier: 'false' };
+  assert.equal(spawnSync('cargo', ['--version'], { env }).error?.code, 'ENOENT', 'cargo must not be reachable');
+
+  app = path.join(scratch, 'app');
+  fs.mkdirSync(app);
+  fs.writeFileSync(path.join(app, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true }, null, 2)}\n`);
+  // --offline: npm may use only its (empty) cache, so nothing can come from a registry. The
+  // platform tarball is named explicitly; the main package's other optional dependencies
+  // (the other platforms) cannot be fetched offline and are skipped, as npm skips any
+  // optional dependency that fails.
+  const started = performance.now();
+  const tarballs = [packed.platforms['linux-x64-gnu'].file, packed.main.file];
+  const offline = ['--offline', '--no-audit', '--no-fund', '--registry', 'http://127.0.0.1:9/'];
+  run(findOnPath('npm'), ['install', ...offline, ...tarballs], { cwd: app, env });
+  const ms = performance.now() - started;
+  const files = walk(path.join(app, 'node_modules'));
+  install = { ms, files, bytes: files.reduce((sum, f) => sum + f.bytes, 0) };
+});
+
+after(() => {
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the linux-x64-gnu binary', () => {
+  test(`needs glibc ${GLIBC_BASELINE} at most`, (t) => {
+    const needs = highestGlibc(binary);
+    t.diagnostic(`${path.relative(ROOT, binary)} needs GLIBC_${needs}`);
+    assert.ok(needs, 'it links against glibc');
+    assert.ok(compareVersions(needs, GLIBC_BASELINE) <= 0, `needs GLIBC_${needs}, above ${GLIBC_BASELINE}`);
+    // objdump -T, where binutils is installed, must agree with scripts/elf.js.
+    const objdump = spawnSync('objdump', ['-T', binary], { encoding: 'utf8' });
+    if (objdump.status === 0) {
+      const versions = [...new Set(objdump.stdout.match(/GLIBC_[0-9.]+/g))].map((v) => v.slice(6)).sort(compareVersions);
+      assert.equal(versions[versions.length - 1], needs);
+    }
+  });
+});
+
+describe('the published tarballs', () => {
+  test('the main package holds the JS API, its types, docs, README and LICENSE, and no Rust or binary', () => {
+    assert.deepEqual(
+      packed.main.files.filter((f) => !f.startsWith('lib/') && !f.startsWith('docs/')).sort(),
+      ['LICENSE', 'README.md', 'index.d.ts', 'index.js', 'index.mjs', 'package.json'],
+    );
+    for (const f of ['lib/addon.js', 'docs/DESIGN.md', 'docs/FORMAT.md', 'docs/BENCHMARKS.md']) assert.ok(packed.main.files.includes(f), f);
+    for (const f of packed.main.files) {
+      assert.doesNotMatch(f, /\.(node|rs|so)$|^target\/|^src\/|Cargo\.(toml|lock)$/, `${f} must not be published`);
+    }
+  });
+
+  test('the main package.json names every platform package at its own version, and has no scripts', () => {
+    const published = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'shorn', 'package.json'), 'utf8'));
+    assert.deepEqual(published.optionalDependencies, Object.fromEntries(declared.map((p) => [`shorn-${p}`, main.version])));
+    assert.equal(published.scripts, undefined, 'no install, postinstall or prepare script runs on install');
+    assert.equal(published.license, 'MIT');
+    assert.equal(published.repository.url, 'git+https://github.com/shorn-codec/shorn.git');
+    assert.match(published.homepage, /^https:\/\/github\.com\/shorn-codec\/shorn/);
+  });
+
+  test('the platform package holds its binary, package.json, README and LICENSE', () => {
+    assert.deepEqual(packed.platforms['linux-x64-gnu'].files.sort(), ['LICENSE', 'README.md', 'package.json', 'shorn.linux-x64-gnu.node']);
+    assert.deepEqual(packed.missing, declared.filter((p) => p !== 'linux-x64-gnu'), 'only linux-x64-gnu is built here');
+  });
+
+  test('every link in the published Markdown resolves inside the package or the repository', () => {
+    const installed = path.join(app, 'node_modules', 'shorn');
+    const published = packed.main.files.filter((f) => f.endsWith('.md'));
+    assert.ok(published.includes('README.md') && published.includes('docs/DESIGN.md'));
+    // Markdown kept only in the repository: its links must resolve there.
+    const repositoryOnly = ['benchmark/README.md', ...declared.map((p) => `npm/${p}/README.md`)];
+    for (const [base, files] of [[installed, published], [ROOT, repositoryOnly]]) {
+      for (const file of files) {
+        const text = fs.readFileSync(path.join(base, file), 'utf8');
+        assert.doesNotMatch(text, /\.\.\/shared\/|\/work\//, `${file} names a path outside the repository`);
+        for (const [, link] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+          if (/^https?:/.test(link)) {
+            assert.match(link, /^https:\/\/(github\.com\/shorn-codec\/shorn|nodejs\.org|rustup\.rs|napi\.rs)/, `${file}: ${link}`);
+            continue;
+          }
+          const [target, anchor] = link.split('#');
+          const resolved = target ? path.join(path.dirname(file), target) : file;
+          assert.ok(!resolved.startsWith('..'), `${file}: ${link} leaves the repository`);
+          const where = [path.join(base, resolved), path.join(ROOT, resolved)].find((f) => fs.existsSync(f));
+          assert.ok(where, `${file}: ${link} resolves to nothing`);
+          if (anchor) assert.ok(headingSlugs(where).includes(anchor), `${file}: ${link} names no heading of ${resolved}`);
+        }
+      }
+    }
+  });
+});
+
+describe('npm install of the two tarballs, with no cargo and no network', () => {
+  test(`takes under ${FLOOR.installMs / 1000} s`, (t) => {
+    t.diagnostic(`npm install: ${install.ms.toFixed(0)} ms`);
+    assert.ok(install.ms < FLOOR.installMs, `${install.ms.toFixed(0)} ms`);
+  });
+
+  test(`adds under 2 MB to node_modules, with no Rust build output`, (t) => {
+    t.diagnostic(`node_modules: ${install.bytes} bytes in ${install.files.length} files`);
+    assert.ok(install.bytes < FLOOR.installedBytes, `${install.bytes} bytes`);
+    const names = install.files.map((f) => f.file);
+    assert.deepEqual(names.filter((f) => f.endsWith('.node')), [path.join('shorn-linux-x64-gnu', 'shorn.linux-x64-gnu.node')]);
+    for (const f of names) assert.doesNotMatch(f, /(^|\/)(target|src)\/|\.rs$|Cargo\.toml$|\.rlib$|\.d$/, f);
+  });
+
+  for (const [name, file, source] of [
+    ['require', 'app.cjs', APP_CJS],
+    ['import', 'app.mjs', APP_ESM],
+  ]) {
+    test(`${name}('shorn') round-trips a message on Node 20, 22 and 24`, () => {
+      fs.writeFileSync(path.join(app, file), source);
+      let bytes;
+      for (const node of nodes) {
+        const out = JSON.parse(run(node.bin, [file], { cwd: app }));
+        assert.deepEqual(out.back, EXPECTED, `Node ${node.version}`);
+        bytes ??= out.hex;
+        assert.equal(out.hex, bytes, `Node ${node.version} writes the same bytes`);
+        if (name === 'require') {
+          assert.deepEqual(out.functional, EXPECTED);
+          assert.equal(out.error, true);
+          const loaded = out.addon.map((f) => path.relative(app, f));
+          const platformBinary = path.join('node_modules', 'shorn-linux-x64-gnu', 'shorn.linux-x64-gnu.node');
+          assert.deepEqual(loaded, [platformBinary], 'the platform package binary');
+        } else {
+          assert.equal(out.same, true, 'import() gives the same module');
+        }
+      }
+    });
+  }
+
+  test('tsc --strict type-checks an app against the installed types, and the app round-trips', () => {
+    fs.writeFileSync(path.join(app, 'app.ts'), APP_TS);
+    fs.writeFileSync(path.join(app, 'app.mts'), APP_TS);
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        outDir: 'out',
+        skipLibCheck: false,
+        // @types/node from the repository: the app installs nothing but shorn.
+        typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+        types: ['node'],
+      },
+      files: ['app.ts', 'app.mts'],
+    };
+    fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], { cwd: app });
+    for (const node of nodes) {
+      for (const js of ['app.js', 'app.mjs']) {
+        const out = JSON.parse(run(node.bin, [path.join('out', js)], { cwd: app }));
+        assert.deepEqual(out.back, EXPECTED, `Node ${node.version} ${js}`);
+        assert.equal(out.kind, 'view');
+        assert.equal(out.isError, true);
+      }
+    }
+  });
+
+  test(`cold require('shorn') plus the first compile takes under ${FLOOR.coldMs} ms`, (t) => {
+    const probe = `const { performance } = require('node:perf_hooks');
+const start = performance.now();
+const { t, compile } = require('shorn');
+const loaded = performance.now();
+compile(t.object({ id: t.uint32(), name: t.string(), age: t.uint8(), active: t.bool() }));
+const compiled = performance.now();
+console.log(JSON.stringify({ require: loaded - start, compile: compiled - loaded }));`;
+    fs.writeFileSync(path.join(app, 'cold.cjs'), probe);
+    // The median of 7 fresh processes, as the benchmark's cold-setup table measures.
+    const runs = Array.from({ length: 7 }, () => JSON.parse(run(process.execPath, ['cold.cjs'], { cwd: app })));
+    const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+    const requireMs = median(runs.map((r) => r.require));
+    const compileMs = median(runs.map((r) => r.compile));
+    const total = median(runs.map((r) => r.require + r.compile));
+    t.diagnostic(`cold require ${requireMs.toFixed(1)} ms + first compile ${compileMs.toFixed(1)} ms = ${total.toFixed(1)} ms (median of 7)`);
+    assert.ok(total < FLOOR.coldMs, `${total.toFixed(1)} ms`);
+  });
+
+  test('on a platform with no binary (stubbed darwin-arm64) the installed package throws the one clear error', () => {
+    const stub = `Object.defineProperty(process, 'platform', { value: 'darwin' });
+Object.defineProperty(process, 'arch', { value: 'arm64' });`;
+    fs.writeFileSync(path.join(app, 'stub.cjs'), stub);
+    const result = spawnSync(process.execPath, ['--require', './stub.cjs', '-e', "require('shorn')"], { cwd: app, encoding: 'utf8' });
+    assert.equal(result.status, 1);
+    const message = result.stderr;
+    assert.match(message, /Error: shorn: no native addon for darwin-arm64 /);
+    assert.ok(message.includes('the platform package shorn-darwin-arm64'), message);
+    assert.ok(message.includes('shorn-darwin-arm64 is not installed'), message);
+    assert.ok(message.includes('`npm run build`'), message);
+    assert.ok(message.includes("Rust's cargo"), message);
+    assert.ok(message.includes("code: 'ERR_SHORN_NO_ADDON'"), message);
+  });
+});
