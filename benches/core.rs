@@ -1,6 +1,6 @@
 //! Criterion benchmarks of the Rust core, with no N-API in the way: varints, UTF-8
 //! validation, the two transcoders, and whole messages for the fixtures of
-//! /work/shared/BENCHMARKS.md (person, unicodePerson, nestedEvent, batch100).
+//! docs/BENCHMARKS.md (person, unicodePerson, nestedEvent, batch100).
 //!
 //! Everything is checked before it is timed: the varint writers agree and the readers give
 //! the values back, the transcoders match std, and every message fixture round-trips

@@ -3,7 +3,7 @@
 //!
 //! Hot entry points (`encode`, `decode`) are raw `napi::sys` callbacks, one pair per
 //! compiled schema, with the schema as the callback's data pointer: napi-rs's `#[napi]`
-//! wrapper costs ~70 ns a call here (DESIGN.md), more than a whole Person encode should.
+//! wrapper costs ~70 ns a call here (docs/DESIGN.md), more than a whole Person encode should.
 //! Numbers cross through one Float64Array (the tape) that JS registers once; strings as
 //! call arguments (or one concatenated string); the output lands in one Uint8Array that JS
 //! registers once and copies from, because a Buffer made natively costs ~330 ns against

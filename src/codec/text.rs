@@ -1,6 +1,6 @@
 //! UTF-16 <-> UTF-8 transcoding. JS strings arrive as UTF-16 code units and leave as
 //! Latin-1 or UTF-16, because V8's own UTF-8 paths cost ~700 ns per 100 non-ASCII chars
-//! against ~28 ns for a UTF-16 string built from units transcoded here (DESIGN.md).
+//! against ~28 ns for a UTF-16 string built from units transcoded here (docs/DESIGN.md).
 
 use super::error::{Error, ErrorKind, Fault, Result};
 use super::varint::{varint_len, write_varint, MAX_VARINT_LEN};
