@@ -203,6 +203,8 @@ function marshal(v) {
     if (T.length < ${minimum}) ${g.grow(minimum)}
     ${decls.join('\n    ')}
     ${g.enc.join('\n    ')}
+    // A slab detached from under us (ArrayBuffer#transfer on Node 22) is replaced first.
+    if (st.out.byteLength === 0) rt.checkBuffers();
     return nat.encode(${args.join(', ')});
   } finally {
     st.busy = false;
@@ -210,17 +212,27 @@ function marshal(v) {
   }
 }
 function decode(bytes) {
-  if (!(bytes instanceof Uint8Array)) throw rt.notBytes(bytes);
   if (st.busy) return rt.reenter(decode, bytes);
-  const n = bytes.length;
+  // See lib/runtime.js, decodeCall: the same, inline.
   let S;
-  if (n <= ${rt.SMALL_INPUT}) {
+  if (rt.isPlainBytes(bytes)) {
     const I = st.input;
-    I[0] = n;
-    for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
-    S = nat.decodeInput();
-  } else {
+    let j = 0;
+    for (; j <= ${rt.SMALL_INPUT}; j++) {
+      const b = bytes[j];
+      if (b === undefined) break;
+      I[j + 1] = b;
+    }
+    if (j <= ${rt.SMALL_INPUT}) {
+      I[0] = j;
+      S = nat.decodeInput();
+    } else {
+      S = nat.decode(bytes);
+    }
+  } else if (rt.isBytes(bytes)) {
     S = nat.decode(bytes);
+  } else {
+    throw rt.notBytes(bytes);
   }
   const T = st.tape;
   ${info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : ''}

@@ -35,6 +35,8 @@ function makeError(code, message, offset, path) {
 // A short description of what was found, for ERR_SHORN_INVALID messages.
 function describe(value) {
   if (value === null) return 'null';
+  // A Proxy is named as one: looking further would run its traps.
+  if (types.isProxy(value)) return 'Proxy';
   if (Array.isArray(value)) return `array (length ${value.length})`;
   if (types.isTypedArray(value)) {
     const tag = typedArrayTag.call(value);

@@ -293,6 +293,7 @@ function build(descriptor, info, nat, maxDepth) {
     if (layout.positional) c.strings = [];
     try {
       c.put(descriptor, v);
+      if (st.out.byteLength === 0) rt.checkBuffers();
       if (!layout.positional) return layout.blobs ? nat.encode(c.S, c.B) : nat.encode(c.S);
       // Positional calls take every string and byte-array argument the schema has. An
       // absent one is "" (adds no text) or undefined (skipped), so padding at the end
@@ -309,8 +310,8 @@ function build(descriptor, info, nat, maxDepth) {
   }
 
   function decode(bytes) {
-    if (!rt.isBytes(bytes)) throw rt.notBytes(bytes);
     if (st.busy) return rt.reenter(decode, bytes);
+    if (!rt.isPlainBytes(bytes) && !rt.isBytes(bytes)) throw rt.notBytes(bytes);
     const S = rt.decodeCall(nat, bytes);
     // A decode runs no user code, so no call can start inside this one.
     return m.decoder(st.tape, 0, S, 0, bytes).take(descriptor);

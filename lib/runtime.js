@@ -1,8 +1,10 @@
 'use strict';
 // What every compiled schema shares: the native addon, the tape (one Float64Array that
-// carries numbers between JS and Rust) and the output area Rust writes encoded bytes to.
+// carries numbers between JS and Rust) and the output slab Rust writes encoded bytes to;
+// and the intrinsics the marshallers use to look at values without running their code.
 
 const util = require('node:util');
+const { markAsUntransferable } = require('node:worker_threads');
 const { ShornError, makeError, invalid, describe, pathKey } = require('./errors');
 
 const addon = require('./addon');
@@ -15,95 +17,28 @@ const SMALL_INPUT = 24;
 // A tape grown past this many slots (2 MiB) is given back once a call needs less than a
 // quarter of it, so one huge message does not pin its tape for the life of the process,
 // while a stream of huge messages does not reallocate it every time. Same value as
-// KEEP_TAPE_SLOTS in src/binding.rs.
+// KEEP_TAPE_SLOTS in src/binding/mod.rs.
 const KEEP_TAPE_SLOTS = 1 << 18;
 
 // 32 KiB of tape covers messages up to a few thousand fields; larger ones grow it.
-const TAPE_SLOTS = 4096; // src/binding.rs has the same (TAPE_SLOTS)
-// The first output slab; the native side makes the next ones (src/binding.rs, SLAB_BYTES).
+const TAPE_SLOTS = 4096; // src/binding/mod.rs has the same (TAPE_SLOTS)
+// The first output slab; the native side makes the next ones (SLAB_BYTES there).
 const SLAB_BYTES = 64 * 1024;
 
-// Views over ArrayBuffers made here, so their memory is off the V8 heap and never moves
-// while Rust holds a pointer to it.
-function newTape(slots) {
-  return new Float64Array(new ArrayBuffer(slots * 8));
-}
+// ---- intrinsics, captured at load: a subclass, a Proxy or a patched prototype cannot
+// run code in their place ----
 
-const state = {
-  tape: newTape(TAPE_SLOTS),
-  out: new ArrayBuffer(SLAB_BYTES),
-  // A small message to decode: its length, then its bytes (see src/binding.rs, decodeInput).
-  input: new Uint8Array(new ArrayBuffer(1 + SMALL_INPUT)),
-  makeError,
-  // True while an encoder is marshalling; a getter that encodes or decodes meanwhile gets
-  // a tape of its own (see `reenter`).
-  busy: false,
-};
-// This copy of the JS layer's own native state: `{ compile, setTape }`. A second copy
-// (a test runner that resets its module registry) gets a second one over the same addon.
-const native = addon.init(state);
-
-// Grows the tape while marshalling: `need` slots, keeping what `T` holds so far.
-function grow(T, need) {
-  const t = newTape(Math.max(need, T.length * 2));
-  t.set(T);
-  state.tape = t;
-  native.setTape(t);
-  return t;
-}
-
-// Gives back a tape grown past KEEP_TAPE_SLOTS once a call needs under a quarter of it
-// (lib/plan.js).
-function shrink() {
-  state.tape = newTape(TAPE_SLOTS);
-  native.setTape(state.tape);
-}
-
-// Runs `fn(arg)` on a fresh tape, for a call made while an encoder is marshalling (from a
-// getter or a Proxy), so the outer call's tape is left as it was.
-function reenter(fn, arg) {
-  const saved = state.tape;
-  const t = newTape(256);
-  state.tape = t;
-  native.setTape(t);
-  state.busy = false;
-  try {
-    return fn(arg);
-  } finally {
-    state.tape = saved;
-    native.setTape(saved);
-    state.busy = true;
-  }
-}
-
-// Encoded messages are views of a slab, like Node's Buffer pool: Rust writes each one
-// after the previous and returns `offset << 14 | length` (src/binding.rs,
-// SLAB_OFFSET_SHIFT), starting a new slab (`state.out`) when one is full.
-const OFFSET_SHIFT = 14;
-const LENGTH_MASK = (1 << OFFSET_SHIFT) - 1;
-
-// A Buffer (Buffer.prototype, Buffer.isBuffer) made by a plain typed-array constructor:
-// ~20 ns, against ~40 ns for `Buffer.allocUnsafe` plus a copy. Node's own FastBuffer is
-// the same construction, but it is not exported.
-class OutBuffer extends Uint8Array {}
-Object.setPrototypeOf(OutBuffer.prototype, Buffer.prototype);
-Object.defineProperty(OutBuffer.prototype, 'constructor', { value: Buffer, writable: true, configurable: true });
-
-// The result of `encode`: a view of the message in the slab. A Buffer result means the
-// message was too large for a slab and got a Buffer of its own.
-function output(r) {
-  if (typeof r !== 'number') return r;
-  return new OutBuffer(state.out, r >>> OFFSET_SHIFT, r & LENGTH_MASK);
-}
-
-// The intrinsics decode and the type checks use, captured at load: a subclass, a Proxy or
-// a patched prototype cannot run code in their place.
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const getter = (o, key) => Object.getOwnPropertyDescriptor(o, key).get;
 const typedArrayTag = getter(TypedArrayPrototype, Symbol.toStringTag);
+const typedArrayLength = getter(TypedArrayPrototype, 'length');
 const typedArrayBuffer = getter(TypedArrayPrototype, 'buffer');
 const typedArrayByteOffset = getter(TypedArrayPrototype, 'byteOffset');
 const typedArraySet = TypedArrayPrototype.set;
+const arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength');
+const { isView } = ArrayBuffer;
+const Uint8ArrayPrototype = Uint8Array.prototype;
+const BufferPrototype = Buffer.prototype;
 const dateGetTime = Date.prototype.getTime;
 const { isDate, isMap } = util.types;
 const ObjectPrototype = Object.prototype;
@@ -112,6 +47,22 @@ const getPrototypeOf = Object.getPrototypeOf;
 /** The class name of typed array `x` ('Uint8Array' for a Buffer), or undefined. */
 function typedKind(x) {
   return typedArrayTag.call(x);
+}
+
+/** The length of `x` if it is a Uint8Array (a Buffer included), else -1. */
+function inputLength(x) {
+  return typedArrayTag.call(x) === 'Uint8Array' ? typedArrayLength.call(x) : -1;
+}
+
+/**
+ * Whether decode input `x` is a plain Uint8Array or Buffer, for the fast path: a test of
+ * its internal slot (`ArrayBuffer.isView` runs no Proxy trap) and of its prototype (a
+ * subclass may redefine anything). ~3 ns, where the intrinsic getters cost ~10 ns each.
+ */
+function isPlainBytes(x) {
+  if (!isView(x)) return false;
+  const proto = getPrototypeOf(x);
+  return proto === Uint8ArrayPrototype || proto === BufferPrototype;
 }
 
 /** The epoch ms of Date `x`, or NaN if `x` is not a Date or is an invalid one. */
@@ -125,6 +76,152 @@ function isPlainObject(x) {
   const proto = getPrototypeOf(x);
   return proto === ObjectPrototype || proto === null;
 }
+
+// ---- the shared state ----
+
+// Views over ArrayBuffers made here, so their memory is off the V8 heap and never moves
+// while Rust holds a pointer to it.
+function newTape(slots) {
+  return new Float64Array(new ArrayBuffer(slots * 8));
+}
+
+// A slab is handed out in views (encode results), so a caller could try to transfer it:
+// marking it untransferable makes postMessage refuse, as for Node's own Buffer pool.
+function newSlab() {
+  const slab = new ArrayBuffer(SLAB_BYTES);
+  markAsUntransferable(slab);
+  return slab;
+}
+
+const state = {
+  tape: newTape(TAPE_SLOTS),
+  out: newSlab(),
+  // A small message to decode: its length, then its bytes (src/binding/mod.rs, decodeInput).
+  input: new Uint8Array(new ArrayBuffer(1 + SMALL_INPUT)),
+  makeError,
+  // True while an encoder is marshalling; a getter that encodes or decodes meanwhile gets
+  // a tape of its own (see `reenter`).
+  busy: false,
+};
+// This copy of the JS layer's own native state: `{ compile, setTape, setSlab, types }`.
+// A second copy (a test runner that resets its module registry) gets a second one.
+const native = addon.init(state);
+// The slab last marked untransferable (the native side makes the slabs after the first).
+let markedSlab = state.out;
+
+// Every replacement of the tape or slab registers it natively first and then on `state`:
+// if the native call throws, both sides still hold the old one, so JS and Rust can never
+// disagree about which tape they share.
+function setTape(t) {
+  native.setTape(t);
+  state.tape = t;
+  return t;
+}
+
+// Grows the tape while marshalling: `need` slots, keeping what `T` holds so far.
+function grow(T, need) {
+  const t = newTape(Math.max(need, T.length * 2));
+  t.set(T);
+  return setTape(t);
+}
+
+// Gives back a tape grown past KEEP_TAPE_SLOTS once a call needs under a quarter of it.
+function shrink() {
+  setTape(newTape(TAPE_SLOTS));
+}
+
+/**
+ * Before each native call that writes the slab or the tape: replaces one that was
+ * detached (a transfer that ignored the untransferable mark, ArrayBuffer#transfer, ...),
+ * so the native side never writes memory that is gone.
+ */
+function checkBuffers() {
+  if (arrayBufferByteLength.call(state.out) === 0) {
+    const slab = newSlab();
+    native.setSlab(slab);
+    state.out = slab;
+    markedSlab = slab;
+  }
+  if (typedArrayLength.call(state.tape) === 0) setTape(newTape(TAPE_SLOTS));
+}
+
+// Runs `fn(arg)` on a fresh tape, for a call made while an encoder is marshalling (from a
+// getter or a Proxy), so the outer call's tape is left as it was.
+function reenter(fn, arg) {
+  const saved = state.tape;
+  setTape(newTape(256));
+  state.busy = false;
+  try {
+    return fn(arg);
+  } finally {
+    setTape(saved);
+    state.busy = true;
+  }
+}
+
+// Encoded messages are views of a slab, like Node's Buffer pool: Rust writes each one
+// after the previous and returns `offset << 14 | length` (src/binding/mod.rs,
+// SLAB_OFFSET_SHIFT), starting a new slab (`state.out`) when one is full.
+const OFFSET_SHIFT = 14;
+const LENGTH_MASK = (1 << OFFSET_SHIFT) - 1;
+
+// A Buffer (Buffer.prototype, Buffer.isBuffer) made by a plain typed-array constructor:
+// ~20 ns, against ~40 ns for `Buffer.allocUnsafe` plus a copy. Node's own FastBuffer is
+// the same construction, but it is not exported.
+class OutBuffer extends Uint8Array {}
+Object.setPrototypeOf(OutBuffer.prototype, Buffer.prototype);
+Object.defineProperty(OutBuffer.prototype, 'constructor', { value: Buffer, writable: true, configurable: true });
+
+// The slab a result is in, marked untransferable the first time it is handed out.
+function slab() {
+  const out = state.out;
+  if (out !== markedSlab) {
+    markAsUntransferable(out);
+    markedSlab = out;
+  }
+  return out;
+}
+
+// The result of `encode`: a view of the message in the slab. A Buffer result means the
+// message was too large for a slab and got a Buffer of its own.
+function output(r) {
+  if (typeof r !== 'number') return r;
+  return new OutBuffer(slab(), r >>> OFFSET_SHIFT, r & LENGTH_MASK);
+}
+
+// `encodeInto`'s target and offset, checked before any work: the offset to use.
+function targetOffset(target, offset) {
+  const length = inputLength(target);
+  if (length < 0) {
+    throw new ShornError('ERR_SHORN_INVALID', `encodeInto: expected a Uint8Array target, found ${describe(target)}`);
+  }
+  if (offset === undefined) return 0;
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset > length) {
+    throw new ShornError('ERR_SHORN_INVALID', `encodeInto: expected an offset from 0 to ${length}, found ${describe(offset)}`);
+  }
+  return offset;
+}
+
+// `encodeInto`: copies the message into the caller's array at `offset` (checked).
+function outputInto(r, target, offset) {
+  const from = typeof r === 'number' ? new Uint8Array(slab(), r >>> OFFSET_SHIFT, r & LENGTH_MASK) : r;
+  const length = typedArrayLength.call(from);
+  const room = inputLength(target) - offset;
+  if (length > room) {
+    throw new ShornError(
+      'ERR_SHORN_BUFFER',
+      `encodeInto: the message needs ${length} bytes; the target has ${room < 0 ? 0 : room} from offset ${offset}`,
+    );
+  }
+  if (length <= 32) {
+    for (let j = 0; j < length; j++) target[offset + j] = from[j];
+  } else {
+    typedArraySet.call(target, from, offset);
+  }
+  return length;
+}
+
+// ---- decode ----
 
 // `length` bytes at `offset` of input `src` as a new Uint8Array view (no copy).
 function inputView(src, offset, length) {
@@ -147,6 +244,38 @@ function copyTyped(Class, src, offset, count) {
   return out;
 }
 
+// The native decode of `bytes`: the message's text. A plain Uint8Array or Buffer of at
+// most SMALL_INPUT bytes is copied into the input area, by index until an index holds
+// `undefined` (past the end of a typed array, it always does: reading an index runs no
+// getter, not even a patched `length`); anything else goes to the native side, which
+// reads a view's true bytes and refuses what is not a Uint8Array.
+function decodeCall(nat, bytes) {
+  if (typedArrayLength.call(state.tape) === 0) setTape(newTape(TAPE_SLOTS));
+  if (isPlainBytes(bytes)) {
+    const I = state.input;
+    let j = 0;
+    for (; j <= SMALL_INPUT; j++) {
+      const b = bytes[j];
+      if (b === undefined) break;
+      I[j + 1] = b;
+    }
+    if (j <= SMALL_INPUT) {
+      I[0] = j;
+      return nat.decodeInput();
+    }
+  }
+  return nat.decode(bytes);
+}
+
+// Whether `value` is any Uint8Array (for the error when the native side refused it).
+function isBytes(value) {
+  return typedArrayTag.call(value) === 'Uint8Array';
+}
+
+function notBytes(value) {
+  return new ShornError('ERR_SHORN_INVALID', `decode: expected a Uint8Array, found ${describe(value)}`);
+}
+
 // BigInt64Array and BigUint64Array views of a tape, for int64 and uint64 slots; one of
 // each is kept for the tape last asked about.
 let viewsOf = null;
@@ -161,43 +290,22 @@ function view(T, kind) {
   return kind === 'TI' ? viewI64 : viewU64;
 }
 
-// `encodeInto`'s target and offset, checked before any work: the offset to use.
-function targetOffset(target, offset) {
-  if (!(target instanceof Uint8Array)) {
-    throw new ShornError('ERR_SHORN_INVALID', `encodeInto: expected a Uint8Array target, found ${describe(target)}`);
-  }
-  if (offset === undefined) return 0;
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset > target.length) {
-    throw new ShornError(
-      'ERR_SHORN_INVALID',
-      `encodeInto: expected an offset from 0 to ${target.length}, found ${describe(offset)}`,
-    );
-  }
-  return offset;
-}
-
-// `encodeInto`: copies the message into the caller's array at `offset` (checked).
-function outputInto(r, target, offset) {
-  const from = typeof r === 'number' ? new Uint8Array(state.out, r >>> OFFSET_SHIFT, r & LENGTH_MASK) : r;
-  const length = from.length;
-  if (length > target.length - offset) {
-    throw new ShornError(
-      'ERR_SHORN_BUFFER',
-      `encodeInto: the message needs ${length} bytes; the target has ${target.length - offset} from offset ${offset}`,
-    );
-  }
-  if (length <= 32) {
-    for (let j = 0; j < length; j++) target[offset + j] = from[j];
-  } else {
-    target.set(from, offset);
-  }
-  return length;
-}
+// ---- values ----
 
 // Whether every own enumerable key of `x` is in `names`.
 function onlyKeys(x, names) {
   for (const key of Object.keys(x)) if (!names.has(key)) return false;
   return true;
+}
+
+// A strict object has no own enumerable key the schema does not name.
+function checkStrict(x, names, path) {
+  for (const key of Object.keys(x)) {
+    if (!names.has(key)) {
+      const at = path + pathKey(key);
+      throw new ShornError('ERR_SHORN_INVALID', `${at}: unexpected field in a strict object`, { path: at });
+    }
+  }
 }
 
 // An error thrown by the generic marshaller for a value generated code handed to it: its
@@ -219,38 +327,6 @@ function repeatedKey(offset, path) {
   });
 }
 
-// A strict object has no own enumerable key the schema does not name.
-function checkStrict(x, names, path) {
-  for (const key of Object.keys(x)) {
-    if (!names.has(key)) {
-      const at = path + pathKey(key);
-      throw new ShornError('ERR_SHORN_INVALID', `${at}: unexpected field in a strict object`, { path: at });
-    }
-  }
-}
-
-function isBytes(value) {
-  return value instanceof Uint8Array;
-}
-
-// The native decode of `bytes`: the message's text (small inputs through the input area).
-function decodeCall(nat, bytes) {
-  const n = bytes.length;
-  if (n <= SMALL_INPUT) {
-    // A loop, not `set`: `set` throws on a detached view, where the native side reports
-    // the empty input as truncated like every other.
-    const I = state.input;
-    I[0] = n;
-    for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
-    return nat.decodeInput();
-  }
-  return nat.decode(bytes);
-}
-
-function notBytes(value) {
-  return new ShornError('ERR_SHORN_INVALID', `decode: expected a Uint8Array, found ${describe(value)}`);
-}
-
 // Adds an own data property whatever the name, `__proto__` included.
 function defineOwn(o, key, value) {
   Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
@@ -259,29 +335,32 @@ function defineOwn(o, key, value) {
 module.exports = {
   native,
   state,
-  shrink,
   SMALL_INPUT,
   KEEP_TAPE_SLOTS,
   grow,
+  shrink,
+  checkBuffers,
   reenter,
   output,
   targetOffset,
   outputInto,
+  inputLength,
+  isPlainBytes,
+  isBytes,
+  decodeCall,
+  notBytes,
   copyBytes,
   copyTyped,
+  view,
   typedKind,
   dateTime,
   isPlainObject,
   isMap,
-  view,
   onlyKeys,
+  checkStrict,
   rebase,
   repeatedKey,
   pathKey,
   invalid,
-  checkStrict,
-  isBytes,
-  decodeCall,
-  notBytes,
   defineOwn,
 };
