@@ -2,6 +2,7 @@
 // shorn's public API. A schema is compiled once into a native handle (the Rust `Schema`)
 // plus per-schema JS that marshals values to and from it; see README.md and docs/FORMAT.md.
 
+const v8 = require('node:v8');
 const { t } = require('./lib/types');
 const { ShornError } = require('./lib/errors');
 const { walk, analyze } = require('./lib/walk');
@@ -10,10 +11,15 @@ const codegen = require('./lib/codegen');
 const genericMarshaller = require('./lib/generic');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
-const OPTIONS = new Set([...LIMITS, 'codegen']);
+const BUDGET = 'maxDecodedBytes';
+const OPTIONS = new Set([...LIMITS, BUDGET, 'codegen']);
 // src/program.rs: DEFAULT_MAX_DEPTH and MAX_MAX_DEPTH.
 const DEFAULT_MAX_DEPTH = 128;
 const MAX_MAX_DEPTH = 1000;
+// The default decode budget: 256 MiB of decoded values (src/program.rs,
+// DEFAULT_MAX_DECODED_BYTES), or an eighth of V8's heap limit where that is less, so no
+// one message can take a process near its heap limit.
+const DEFAULT_MAX_DECODED_BYTES = Math.min(256 * 1024 * 1024, Math.floor(v8.getHeapStatistics().heap_size_limit / 8));
 
 function optionError(message) {
   return new ShornError('ERR_SHORN_SCHEMA', `invalid compile option: ${message}`);
@@ -53,8 +59,10 @@ function findFunction(schema) {
  * Compiles a descriptor (built with `t`, or the same after a JSON round trip).
  * Options: `maxStringBytes`, `maxBytesLength`, `maxArrayLength` (decode limits; a larger
  * declared size is ERR_SHORN_LIMIT), `maxDepth` (how deep recursive types and `json`
- * values nest, default 128, at most 1000) and `codegen` (`true`, `false`, or `'auto'`:
- * generate code unless `new Function` is forbidden).
+ * values nest, default 128, at most 1000), `maxDecodedBytes` (the estimated JS memory the
+ * values of one decoded message may take, default 256 MiB or an eighth of the heap limit)
+ * and `codegen` (`true`, `false`, or `'auto'`: generate code unless `new Function` is
+ * forbidden).
  */
 function compile(schema, options = {}) {
   if (typeof options !== 'object' || options === null) throw optionError('options must be an object');
@@ -79,6 +87,9 @@ function compile(schema, options = {}) {
     return v;
   });
   const maxDepth = options.maxDepth === undefined ? DEFAULT_MAX_DEPTH : options.maxDepth;
+  let budget = options[BUDGET];
+  if (budget === undefined) budget = DEFAULT_MAX_DECODED_BYTES;
+  else if (!Number.isSafeInteger(budget) || budget < 0) throw optionError(`${BUDGET} must be a safe integer of at least 0`);
   const mode = options.codegen === undefined ? 'auto' : options.codegen;
   if (mode !== true && mode !== false && mode !== 'auto') throw optionError("codegen must be true, false or 'auto'");
 
@@ -92,7 +103,7 @@ function compile(schema, options = {}) {
     info = { layout: { positional: false, strings: 0, blobs: 0 } };
   }
   const { layout } = info;
-  const nat = rt.native.compile(text, ...limits, layout.positional ? layout.strings : -1, layout.blobs);
+  const nat = rt.native.compile(text, ...limits, layout.positional ? layout.strings : -1, layout.blobs, budget);
   if (walkError) throw walkError;
 
   const generic = genericMarshaller.build(descriptor, info, nat, maxDepth);

@@ -61,7 +61,7 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 pc = entries_end as usize;
                 continue;
             }
-            Op::Presence { end: skip } => {
+            Op::Presence { end: skip, .. } => {
                 if e.t.slot().map_err(|err| err.at(&step.path))? == 0.0 {
                     e.w.u8(0);
                     pc = skip as usize;
@@ -83,7 +83,7 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 continue;
             }
             Op::Call { block } => {
-                let (s, end) = p.blocks[block as usize];
+                let (s, end, _) = p.blocks[block as usize];
                 e.enter()
                     .and_then(|()| encode_block(e, p, s as usize, end as usize))
                     .map_err(|err| err.at(&step.path))?;
@@ -155,13 +155,22 @@ pub fn decode(
         text,
         limits: program.limits,
         depth: 0,
+        heap: 0,
     };
+    d.charge(program.root_cost as u64, 0)?;
     decode_block(&mut d, program, 0, program.main_end as usize)?;
     if d.r.remaining() != 0 {
         return Err(Error::new(ErrorKind::TrailingBytes {
             offset: d.r.offset(),
         }));
     }
+    // The message's text, as the one string (or the chunks) JS slices strings from.
+    let width = match d.text.text() {
+        crate::codec::Text::Latin1(_) => 1,
+        crate::codec::Text::Utf16(_) => 2,
+    };
+    let offset = d.r.offset();
+    d.charge(d.text.len() as u64 * width, offset)?;
     if d.text.len() > MAX_JS_STRING_LENGTH as usize {
         return Err(Error::new(ErrorKind::LimitExceeded {
             offset: 0,
@@ -182,8 +191,16 @@ fn decode_block(d: &mut Decoding, p: &Program, start: usize, end: usize) -> Resu
             Op::Array {
                 end: items_end,
                 min_item_bytes,
+                item_cost,
             } => {
-                let count = d.count(min_item_bytes).map_err(|err| err.at(&step.path))?;
+                let offset = d.r.offset();
+                let count = d
+                    .count(min_item_bytes)
+                    .and_then(|count| {
+                        d.charge(count as u64 * item_cost as u64, offset)?;
+                        Ok(count)
+                    })
+                    .map_err(|err| err.at(&step.path))?;
                 d.out.push(count as f64);
                 for i in 0..count {
                     decode_block(d, p, pc + 1, items_end as usize)
@@ -196,43 +213,48 @@ fn decode_block(d: &mut Decoding, p: &Program, start: usize, end: usize) -> Resu
                 end: entries_end,
                 key_end,
                 min_entry_bytes,
+                entry_cost,
                 keys,
             } => {
                 decode_entries(
                     d,
                     p,
                     pc,
-                    key_end as usize,
-                    entries_end as usize,
-                    min_entry_bytes,
+                    (key_end as usize, entries_end as usize),
+                    (min_entry_bytes, entry_cost),
                     keys,
                 )
                 .map_err(|err| err.at(&step.path))?;
                 pc = entries_end as usize;
                 continue;
             }
-            Op::Presence { end: skip } => {
+            Op::Presence { end: skip, cost } => {
+                let offset = d.r.offset();
                 if !optional::read_presence(&mut d.r).map_err(|err| err.at(&step.path))? {
                     d.out.push(0.0);
                     pc = skip as usize;
                     continue;
                 }
                 d.out.push(1.0);
-                Ok(())
+                d.charge(cost as u64, offset)
             }
             Op::Branch { count, table } => {
+                let offset = d.r.offset();
                 let k =
                     union::read_index(&mut d.r, count).map_err(|err| err.at(&step.path))? as usize;
                 d.out.push(k as f64);
                 let t = table as usize;
+                d.charge(p.costs[t + k] as u64, offset)
+                    .map_err(|err| err.at(&step.path))?;
                 decode_block(d, p, p.tables[t + k] as usize, p.tables[t + k + 1] as usize)?;
                 pc = p.tables[t + count as usize] as usize;
                 continue;
             }
             Op::Call { block } => {
-                let (s, end) = p.blocks[block as usize];
+                let (s, end, cost) = p.blocks[block as usize];
                 let offset = d.r.offset();
                 d.enter(offset)
+                    .and_then(|()| d.charge(cost as u64, offset))
                     .and_then(|()| decode_block(d, p, s as usize, end as usize))
                     .map_err(|err| err.at(&step.path))?;
                 d.depth -= 1;
@@ -246,18 +268,19 @@ fn decode_block(d: &mut Decoding, p: &Program, start: usize, end: usize) -> Resu
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Runs a record's or map's entries: `key_end`/`end` bound the key and value steps after
+/// `pc`; each entry takes at least `min_entry_bytes` and costs `entry_cost` heap bytes.
 fn decode_entries(
     d: &mut Decoding,
     p: &Program,
     pc: usize,
-    key_end: usize,
-    end: usize,
-    min_entry_bytes: u32,
+    (key_end, end): (usize, usize),
+    (min_entry_bytes, entry_cost): (u32, u32),
     keys: Keys,
 ) -> Result<()> {
     let offset = d.r.offset();
     let count = d.count(min_entry_bytes)?;
+    d.charge(count as u64 * entry_cost as u64, offset)?;
     d.out.push(count as f64);
     // Maps also carry the offset of their count, for the error when JS finds fewer
     // entries in the Map than in the message (keys only JS can compare).

@@ -43,10 +43,12 @@ pub enum Op {
         elem: Elem,
     },
     Json,
-    /// A count, then the steps `here + 1 .. end` once per item.
+    /// A count, then the steps `here + 1 .. end` once per item. `item_cost` is each
+    /// item's estimated JS heap bytes, charged against `max_decoded_bytes` by count.
     Array {
         end: u32,
         min_item_bytes: u32,
+        item_cost: u32,
     },
     /// A count, then per entry the key's steps `here + 1 .. key_end` and the value's
     /// `key_end .. end` (records and maps).
@@ -54,11 +56,14 @@ pub enum Op {
         end: u32,
         key_end: u32,
         min_entry_bytes: u32,
+        entry_cost: u32,
         keys: Keys,
     },
-    /// A presence byte (optional or nullable); when absent, continue at `end`.
+    /// A presence byte (optional or nullable); when absent, continue at `end`. `cost` is
+    /// the value's estimated JS heap bytes, charged when it is present.
     Presence {
         end: u32,
+        cost: u32,
     },
     /// A variant index `k < count`, then the steps `tables[table + k] ..
     /// tables[table + k + 1]`; then continue at `tables[table + count]`.
@@ -100,6 +105,9 @@ pub struct Limits {
     pub max_array_length: u32,
     /// How deep recursive types and `json` values may nest.
     pub max_depth: u32,
+    /// The most JS heap, in estimated bytes, that the values of one decoded message may
+    /// take (`types::heap_cost`): over it, decode fails before JS builds anything.
+    pub max_decoded_bytes: u64,
 }
 
 /// V8's longest string on 64-bit hosts: no string longer than this can reach JS.
@@ -116,6 +124,10 @@ pub const DEFAULT_MAX_DEPTH: u32 = 128;
 /// stack, and a thousand levels stay far inside both (a worker's 4 MiB included).
 pub const MAX_MAX_DEPTH: u32 = 1000;
 
+/// Default `max_decoded_bytes` (lib/ lowers it to an eighth of V8's heap limit where that
+/// is smaller): 26 MB of empty byte arrays once took a process past its 4 GB heap.
+pub const DEFAULT_MAX_DECODED_BYTES: u64 = 256 << 20;
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -123,6 +135,7 @@ impl Default for Limits {
             max_bytes_length: i32::MAX as u32,
             max_array_length: MAX_JS_ARRAY_LENGTH,
             max_depth: DEFAULT_MAX_DEPTH,
+            max_decoded_bytes: DEFAULT_MAX_DECODED_BYTES,
         }
     }
 }
@@ -133,9 +146,13 @@ pub struct Program {
     /// The main program is `steps[..main_end]`; definitions follow it.
     pub steps: Box<[Step]>,
     pub main_end: u32,
-    /// The range of each recursive definition.
-    pub blocks: Box<[(u32, u32)]>,
+    /// The range of each recursive definition, and its value's estimated heap bytes.
+    pub blocks: Box<[(u32, u32, u32)]>,
     /// Variant starts of each `Branch` (see `Op::Branch`).
     pub tables: Box<[u32]>,
+    /// Each variant's estimated heap bytes, at the variant's index in `tables`.
+    pub costs: Box<[u32]>,
+    /// The root value's estimated heap bytes (what its nested counts do not add).
+    pub root_cost: u32,
     pub limits: Limits,
 }

@@ -6,7 +6,9 @@
 use crate::codec::{Error, ErrorKind, Result, Segment};
 use crate::json::Json;
 use crate::program::{Limits, Program, MAX_MAX_DEPTH};
-use crate::types::{array, map, recursive, schema_error, value_node, Cx, Def, Lower, Node};
+use crate::types::{
+    array, cost32, heap_cost, map, recursive, schema_error, value_node, Cx, Def, Lower, Node,
+};
 
 /// A compiled schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,8 +51,9 @@ impl Schema {
         for d in &defs {
             let start = lw.here();
             lw.frame(&d.node);
-            blocks.push((start, lw.here()));
+            blocks.push((start, lw.here(), cost32(heap_cost(&d.node))));
         }
+        let root_cost = cost32(heap_cost(&root));
         Ok(Schema {
             root,
             defs,
@@ -59,6 +62,8 @@ impl Schema {
                 main_end,
                 blocks: blocks.into(),
                 tables: lw.tables.into(),
+                costs: lw.costs.into(),
+                root_cost,
                 limits,
             },
         })
@@ -232,10 +237,12 @@ mod tests {
                 Op::Uint32,
                 Op::Array {
                     end: 3,
-                    min_item_bytes: 1
+                    min_item_bytes: 1,
+                    // 11 for the item's slot, 24 + 8 for the object, 40 for its string.
+                    item_cost: 83
                 },
                 Op::String,
-                Op::Presence { end: 5 },
+                Op::Presence { end: 5, cost: 40 },
                 Op::String,
                 Op::Float32,
                 Op::Float32,
@@ -287,13 +294,15 @@ mod tests {
                 Op::Uint8,
                 Op::Array {
                     end: 4,
-                    min_item_bytes: 2
+                    min_item_bytes: 2,
+                    item_cost: 11
                 },
                 Op::Call { block: 0 },
             ]
         );
         assert_eq!(s.program.main_end, 1);
-        assert_eq!(&*s.program.blocks, &[(1, 4)]);
+        // The definition's value: an object (24) of a number (8 + 16) and an array (8 + 48).
+        assert_eq!(&*s.program.blocks, &[(1, 4, 104)]);
     }
 
     #[test]

@@ -474,12 +474,12 @@ unsafe fn get_u32(env: napi_env, value: napi_value, default: u32) -> u32 {
 }
 
 /// `compile(descriptorJson, maxStringBytes, maxBytesLength, maxArrayLength, maxDepth,
-/// positionalStrings, positionalBlobs)` -> `{ encode, decode, decodeInput }`, or throws
+/// positionalStrings, positionalBlobs, maxDecodedBytes)` -> `{ encode, decode, decodeInput }`, or throws
 /// ERR_SHORN_SCHEMA. `positionalStrings < 0` selects the concatenated form.
 unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Shared>.
     unsafe {
-        match nodeapi::cb_info::<7>(env, info) {
+        match nodeapi::cb_info::<8>(env, info) {
             Ok((argv, _, data)) => {
                 // The Rc is cloned for the codec's functions, so read it as an Rc.
                 let shared = Rc::from_raw(data as *const Shared);
@@ -500,7 +500,7 @@ const MAX_DESCRIPTOR_BYTES: usize = 64 << 20;
 
 unsafe fn compile_call(
     env: napi_env,
-    argv: &[napi_value; 7],
+    argv: &[napi_value; 8],
     shared: &Rc<Shared>,
 ) -> NResult<napi_value> {
     // SAFETY: `env` is live and `argv` holds its values.
@@ -520,6 +520,10 @@ unsafe fn compile_call(
             max_bytes_length: get_u32(env, argv[2], defaults.max_bytes_length),
             max_array_length: get_u32(env, argv[3], defaults.max_array_length),
             max_depth: get_u32(env, argv[4], defaults.max_depth),
+            max_decoded_bytes: match nodeapi::number(env, argv[7]) {
+                Some(v) if v >= 0.0 => v.min(u64::MAX as f64) as u64,
+                _ => defaults.max_decoded_bytes,
+            },
         };
         let schema = Schema::compile(&descriptor, limits).map_err(Fail::Codec)?;
         let strings = nodeapi::number(env, argv[5]).unwrap_or(-1.0);

@@ -78,6 +78,8 @@ pub enum LimitKind {
     TotalText,
     /// Recursive types or `json` values nested deeper than `maxDepth`.
     Depth,
+    /// The decoded values' estimated JS heap bytes, over `maxDecodedBytes`.
+    DecodedSize,
 }
 
 /// The error of every fallible operation in the core.
@@ -268,6 +270,7 @@ impl fmt::Display for LimitKind {
             LimitKind::ArrayLength => "array length",
             LimitKind::TotalText => "decoded text length",
             LimitKind::Depth => "nesting depth",
+            LimitKind::DecodedSize => "decoded size",
         })
     }
 }
@@ -297,6 +300,15 @@ impl fmt::Display for Error {
             ErrorKind::Malformed { offset, fault } => {
                 write!(f, "malformed input at offset {offset} ({path}): {fault}")
             }
+            ErrorKind::LimitExceeded {
+                offset,
+                what: LimitKind::DecodedSize,
+                declared,
+                limit,
+            } => write!(
+                f,
+                "decoded values of about {declared} bytes, by offset {offset} ({path}), are over the limit of {limit} (maxDecodedBytes)"
+            ),
             ErrorKind::LimitExceeded {
                 offset,
                 what,

@@ -5,6 +5,10 @@
 use super::{Decoding, Encoding, Entry, Node};
 use crate::codec::{Elem, LimitKind, Result};
 
+/// A Uint8Array with its ArrayBuffer and backing store, before the bytes themselves
+/// (typed arrays are the same).
+pub const HEAP: u64 = 216;
+
 pub const ENTRY: Entry = Entry {
     name: "bytes",
     members: &[],
@@ -27,6 +31,7 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
     let len = d.length(LimitKind::BytesLength, d.limits.max_bytes_length)?;
     let offset = d.r.offset();
     d.r.take(len as usize)?;
+    d.charge(len as u64, offset)?;
     d.out.push(offset as f64);
     d.out.push(len as f64);
     Ok(())

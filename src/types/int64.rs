@@ -7,6 +7,9 @@ use crate::codec::tape::{bits_to_slot, slot_to_bits};
 use crate::codec::varint::{unzigzag64, zigzag64};
 use crate::codec::Result;
 
+/// A BigInt of one digit.
+pub const HEAP: u64 = 32;
+
 pub const INT64: Entry = Entry {
     name: "int64",
     members: &[],

@@ -139,6 +139,7 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
                     }),
                 ));
             }
+            d.charge(super::HEAP_NUMBER, offset)?;
             d.out.push(NUMBER);
             d.out.push(v);
         }
@@ -153,6 +154,7 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
                     Fault::NonCanonical("a json integer 0-63 in the long form"),
                 ));
             }
+            d.charge(super::HEAP_NUMBER, offset)?;
             d.out.push(NUMBER);
             d.out.push(v as f64);
         }
@@ -176,6 +178,7 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
             let at = d.r.offset();
             let bytes = d.r.take(len as usize)?;
             let units = d.text.push_utf8(bytes, at)?;
+            d.charge(super::string::HEAP, offset)?;
             d.out.push(STRING);
             d.out.push(units as f64);
         }
@@ -202,6 +205,12 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
                 }
                 count
             };
+            let cost = if object {
+                super::record::HEAP + count as u64 * super::record::HEAP_PER_ENTRY
+            } else {
+                super::array::HEAP + count as u64 * super::array::HEAP_PER_ITEM
+            };
+            d.charge(cost, offset)?;
             d.out.push(if object { OBJECT } else { ARRAY });
             d.out.push(count as f64);
             d.enter(offset)?;

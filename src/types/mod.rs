@@ -286,11 +286,80 @@ pub fn min_size(node: &Node, sizes: &[u32]) -> u32 {
     }
 }
 
+/// A number in a JS value: a HeapNumber box at worst (a field holding a double, an
+/// integer above 2^31).
+pub const HEAP_NUMBER: u64 = 16;
+
+/// The estimated JS heap bytes of a decoded value of `node`, not counting what its own
+/// counts and lengths add (array items, entries, string text, byte contents), which the
+/// engine charges as it reads them, nor optional, nullable, union and recursive parts,
+/// charged when present. An estimate for the decode budget (`Limits::max_decoded_bytes`),
+/// calibrated against V8 (`__test__/budget.test.js` checks it is not below the real cost).
+pub fn heap_cost(node: &Node) -> u64 {
+    match node {
+        Node::Bool | Node::Enum { .. } | Node::Literal(_) => 0,
+        Node::Uint8
+        | Node::Uint16
+        | Node::Uint32
+        | Node::Int8
+        | Node::Int16
+        | Node::Int32
+        | Node::Int
+        | Node::Float32
+        | Node::Float64 => HEAP_NUMBER,
+        Node::Int64 | Node::Uint64 => int64::HEAP,
+        Node::Date => date::HEAP,
+        Node::String => string::HEAP,
+        Node::Bytes | Node::Typed(_) => bytes::HEAP,
+        Node::Array { .. } => array::HEAP,
+        Node::Tuple { items } => items
+            .iter()
+            .map(|n| array::HEAP_PER_ITEM + element_cost(n))
+            .fold(array::HEAP, u64::saturating_add),
+        Node::Object { fields, .. } => fields
+            .iter()
+            .map(|f| object::HEAP_PER_FIELD + heap_cost(&f.node))
+            .fold(object::HEAP, u64::saturating_add),
+        Node::Record { .. } => record::HEAP,
+        Node::Map { .. } => map::HEAP,
+        Node::Optional(_)
+        | Node::Nullable(_)
+        | Node::Union { .. }
+        | Node::Discriminated { .. }
+        | Node::Ref(_)
+        | Node::Json => 0,
+    }
+}
+
+/// The cost of a value held as an array's element: numbers there are unboxed (small
+/// integers, or a double array's elements), everything else as `heap_cost`.
+pub fn element_cost(node: &Node) -> u64 {
+    match node {
+        Node::Uint8
+        | Node::Uint16
+        | Node::Uint32
+        | Node::Int8
+        | Node::Int16
+        | Node::Int32
+        | Node::Int
+        | Node::Float32
+        | Node::Float64 => 0,
+        other => heap_cost(other),
+    }
+}
+
+/// A cost in the u32 the program holds (a saturated one still fails any real budget).
+pub fn cost32(cost: u64) -> u32 {
+    cost.min(u32::MAX as u64) as u32
+}
+
 /// Builds the program's steps from nodes.
 #[derive(Default)]
 pub struct Lower {
     pub steps: Vec<Step>,
     pub tables: Vec<u32>,
+    /// Heap costs of the variants, parallel to `tables`.
+    pub costs: Vec<u32>,
     /// Segments from the current frame's root to the value being lowered.
     pub path: Vec<Segment>,
     /// The fewest bytes of each recursive definition.
@@ -376,9 +445,32 @@ pub struct Decoding<'a, 't> {
     pub text: &'t mut TextBuffer,
     pub limits: Limits,
     pub depth: u32,
+    /// Estimated JS heap bytes of the values decoded so far.
+    pub heap: u64,
 }
 
 impl Decoding<'_, '_> {
+    /// Adds `cost` estimated heap bytes; over the budget is `LimitExceeded`, found before
+    /// JS builds any value (`offset` is where the value that went over starts).
+    #[inline(always)]
+    pub fn charge(&mut self, cost: u64, offset: usize) -> Result<()> {
+        self.heap = self.heap.saturating_add(cost);
+        if self.heap > self.limits.max_decoded_bytes {
+            return Err(self.over_budget(offset));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn over_budget(&self, offset: usize) -> Error {
+        Error::new(ErrorKind::LimitExceeded {
+            offset,
+            what: LimitKind::DecodedSize,
+            declared: self.heap,
+            limit: self.limits.max_decoded_bytes,
+        })
+    }
+
     /// A length or count, checked against its limit.
     #[inline]
     pub fn length(&mut self, what: LimitKind, limit: u32) -> Result<u32> {

@@ -7,6 +7,11 @@ use super::{schema_error, Cx, Entry, Field, Lower, Node};
 use crate::codec::{Result, Segment};
 use crate::json::Json;
 
+/// A JSObject; each field a slot (in-object, or in a property array for fields set after
+/// the literal).
+pub const HEAP: u64 = 24;
+pub const HEAP_PER_FIELD: u64 = 8;
+
 pub const ENTRY: Entry = Entry {
     name: "object",
     members: &["fields", "strict"],

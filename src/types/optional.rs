@@ -33,9 +33,13 @@ fn compile(d: &Json, cx: &mut Cx, optional: bool) -> Result<Node> {
 
 /// Tape: one slot, 0 (absent or null) or 1 followed by the value's slots.
 pub fn lower(lw: &mut Lower, inner: &Node) {
-    let at = lw.push(Op::Presence { end: 0 });
+    let cost = super::cost32(super::heap_cost(inner));
+    let at = lw.push(Op::Presence { end: 0, cost });
     lw.node(inner);
-    lw.steps[at].op = Op::Presence { end: lw.here() };
+    lw.steps[at].op = Op::Presence {
+        end: lw.here(),
+        cost,
+    };
 }
 
 /// Reads a presence byte: whether the value follows.

@@ -7,6 +7,9 @@ use super::{Decoding, Encoding, Entry, Node};
 use crate::codec::text::write_string;
 use crate::codec::{LimitKind, Result};
 
+/// A sliced string, or a short copied one; its text is charged once, as the whole text.
+pub const HEAP: u64 = 40;
+
 pub const ENTRY: Entry = Entry {
     name: "string",
     members: &[],

@@ -69,6 +69,7 @@ pub fn decode(d: &mut Decoding, elem: Elem) -> Result<()> {
         return Err(Error::truncated(offset, len - d.r.remaining()));
     }
     d.r.take(len)?;
+    d.charge(len as u64, offset)?;
     d.out.push(offset as f64);
     d.out.push(count as f64);
     Ok(())

@@ -93,8 +93,10 @@ pub fn lower(lw: &mut Lower, variants: &[Node]) {
         table: table as u32,
     });
     lw.tables.resize(table + variants.len() + 1, 0);
+    lw.costs.resize(table + variants.len() + 1, 0);
     for (k, v) in variants.iter().enumerate() {
         lw.tables[table + k] = lw.here();
+        lw.costs[table + k] = super::cost32(super::heap_cost(v));
         lw.node(v);
     }
     lw.tables[table + variants.len()] = lw.here();
