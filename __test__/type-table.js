@@ -227,7 +227,11 @@ const ROWS = [
     schema: t.enum(Array.from({ length: 300 }, (_, k) => `v${k}`)),
     valid: ['v0', 'v127', 'v128', 'v299'],
     invalid: [
-      { value: 'v300', path: '$' },
+      {
+        value: 'v300',
+        path: '$',
+        message: '$: expected one of "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", ... (300 values), found string "v300"',
+      },
       { value: 'constructor', path: '$' },
       { value: '__proto__', path: '$' },
       { value: 3, path: '$' },

@@ -11,7 +11,14 @@ module.exports = [
       if (!Array.isArray(values)) throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: t.enum takes an array of strings');
       return { type: 'enum', values: [...values] };
     },
-    expected: (d) => `one of ${d.values.map((v) => JSON.stringify(v)).join(', ')}`,
+    // Long lists are cut: an error message need not carry a million symbols.
+    expected: (d) =>
+      d.values.length <= 12
+        ? `one of ${d.values.map((v) => JSON.stringify(v)).join(', ')}`
+        : `one of ${d.values
+            .slice(0, 10)
+            .map((v) => JSON.stringify(v))
+            .join(', ')}, ... (${d.values.length} values)`,
     slots: () => 1,
     emitTest(g, d, x) {
       return `(typeof ${x} === 'string' && ${g.constant(new Set(d.values))}.has(${x}))`;
