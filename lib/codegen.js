@@ -216,15 +216,11 @@ function decode(bytes) {
   // See lib/runtime.js, decodeCall: the same, inline.
   let S;
   if (rt.isPlainBytes(bytes)) {
-    const I = st.input;
-    let j = 0;
-    for (; j <= ${rt.SMALL_INPUT}; j++) {
-      const b = bytes[j];
-      if (b === undefined) break;
-      I[j + 1] = b;
-    }
-    if (j <= ${rt.SMALL_INPUT}) {
-      I[0] = j;
+    const n = bytes.length;
+    if (n <= ${rt.SMALL_INPUT}) {
+      const I = st.input;
+      I[0] = n;
+      for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
       S = nat.decodeInput();
     } else {
       S = nat.decode(bytes);

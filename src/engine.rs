@@ -155,22 +155,18 @@ pub fn decode(
         text,
         limits: program.limits,
         depth: 0,
-        heap: 0,
+        // The root's own cost is checked with the text's, at the end.
+        heap: program.root_cost as u64,
     };
-    d.charge(program.root_cost as u64, 0)?;
     decode_block(&mut d, program, 0, program.main_end as usize)?;
     if d.r.remaining() != 0 {
         return Err(Error::new(ErrorKind::TrailingBytes {
             offset: d.r.offset(),
         }));
     }
-    // The message's text, as the one string (or the chunks) JS slices strings from.
-    let width = match d.text.text() {
-        crate::codec::Text::Latin1(_) => 1,
-        crate::codec::Text::Utf16(_) => 2,
-    };
+    // The message's text, as the one string JS slices strings from.
     let offset = d.r.offset();
-    d.charge(d.text.len() as u64 * width, offset)?;
+    d.charge(d.text.byte_size() as u64, offset)?;
     if d.text.len() > MAX_JS_STRING_LENGTH as usize {
         return Err(Error::new(ErrorKind::LimitExceeded {
             offset: 0,
