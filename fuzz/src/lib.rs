@@ -194,9 +194,13 @@ pub fn check_decode(schema: &Schema, bytes: &[u8]) -> Option<Value> {
         Err(_) if m.gave_up() => return Some(value),
         Err(e) => panic!("{bytes:02x?} decoded to {value:?}, which does not encode: {e}"),
     };
-    let back = decode_value(schema, &again).unwrap_or_else(|e| {
-        panic!("{bytes:02x?} re-encoded to {again:02x?}, which does not decode: {e}")
-    });
+    let back = match decode_value(schema, &again) {
+        Ok(back) => back,
+        // A union's earlier variant took the value: its bytes may be over a decode limit
+        // (encode does not apply decode limits).
+        Err(e) if e.code() == "ERR_SHORN_LIMIT" && has_union(schema) => return Some(value),
+        Err(e) => panic!("{bytes:02x?} re-encoded to {again:02x?}, which does not decode: {e}"),
+    };
     let expected = m.expected(&schema.root, &value);
     if m.gave_up() {
         return Some(value);
@@ -350,7 +354,7 @@ pub struct Model<'a> {
     steps: std::cell::Cell<u32>,
 }
 
-const MODEL_STEPS: u32 = 100_000;
+const MODEL_STEPS: u32 = 20_000;
 
 fn is_integer_in(n: f64, min: f64, max: f64) -> bool {
     n.is_finite() && n.fract() == 0.0 && n >= min && n <= max
