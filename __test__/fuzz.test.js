@@ -1,0 +1,24 @@
+'use strict';
+// The JS fuzz script in quick mode (scripts/fuzz.js --quick): random bytes, mutated
+// messages and hostile values through both marshallers; it exits 0 only when every input
+// passed (known findings are counted, not failed) and prints a summary.
+
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const os = require('node:os');
+const { spawnSync } = require('node:child_process');
+
+test('scripts/fuzz.js --quick passes with a summary', () => {
+  const out = path.join(os.tmpdir(), `shorn-fuzz-test-${process.pid}.jsonl`);
+  const run = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'fuzz.js'), '--quick', '--runs', '8000', '--out', out], {
+    encoding: 'utf8',
+    timeout: 180000,
+  });
+  assert.equal(run.status, 0, `fuzz.js failed:\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+  assert.match(run.stdout, /^shorn fuzz summary/m);
+  assert.match(run.stdout, /^8000 passed, 0 failed/m);
+  for (const key of ['decode.ok', 'encode.ok', 'encode.ERR_SHORN_INVALID', 'op.hostile-value', 'hostile.re-entrant getter']) {
+    assert.match(run.stdout, new RegExp(`^  ${key.replace(/[.]/g, '\\.')} +[1-9]`, 'm'), `summary counts ${key}`);
+  }
+});

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The short fuzz run of CI (docs/FUZZING.md): installs what it needs (the nightly toolchain
+# if missing, cargo-fuzz at a pinned version into ~/.cache/shorn-tools like scripts/tools.js),
+# seeds the corpora from the golden vectors (fuzz/seed.js), builds the three targets and
+# runs each for FUZZ_SECONDS (default 60) from its seed corpus. Any crash fails the run;
+# its input is in fuzz/artifacts/<target>/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CARGO_FUZZ=0.13.2
+SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
+TOOLS=${SHORN_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/shorn-tools}
+started=$SECONDS
+
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+  rustup toolchain install nightly --profile minimal
+fi
+bin="$TOOLS/cargo-fuzz-$CARGO_FUZZ/bin"
+if ! "$bin/cargo-fuzz" --version >/dev/null 2>&1; then
+  tmp="$TOOLS/cargo-fuzz-$CARGO_FUZZ.tmp-$$"
+  rm -rf "$tmp"
+  cargo install --quiet --locked --root "$tmp" cargo-fuzz --version "$CARGO_FUZZ"
+  rm -rf "$TOOLS/cargo-fuzz-$CARGO_FUZZ"
+  mv "$tmp" "$TOOLS/cargo-fuzz-$CARGO_FUZZ"
+fi
+export PATH="$bin:$PATH"
+echo "fuzz-ci: $(cargo-fuzz --version), $(rustup run nightly rustc --version), tools ready in $((SECONDS - started)) s"
+
+node fuzz/seed.js
+build=$SECONDS
+cargo +nightly fuzz build
+echo "fuzz-ci: targets built in $((SECONDS - build)) s"
+failed=0
+for target in decode compile roundtrip; do
+  if cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- \
+    -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    >"fuzz/$target.log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "fuzz/$target.log" | grep -o '[0-9]*$' || true)
+    echo "fuzz-ci: $target passed ($runs executions in ${SECONDS_PER_TARGET} s)"
+  else
+    failed=1
+    echo "fuzz-ci: $target FAILED; the last lines of fuzz/$target.log:"
+    tail -n 40 "fuzz/$target.log"
+  fi
+done
+echo "fuzz-ci: $((3 - failed * 1)) targets run in $((SECONDS - started)) s"
+if [ "$failed" -ne 0 ]; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
