@@ -148,7 +148,7 @@ class Generator {
     const c = this.fresh('c');
     this.enc.push(
       `const ${c} = G.encoder(T, i, S, B);`,
-      `try { ${c}.put(${this.constant(d)}, ${x}); } catch (e) { throw rt.rebase(e, ${path.code()}); }`,
+      `try { ${c}.put(${this.constant(d)}, ${x}); } catch (e) { throw e === ${c}.thrown ? rt.rebase(e, ${path.code()}) : e; }`,
       `T = ${c}.T; i = ${c}.i; S = ${c}.S;`,
     );
     if (this.info.uses64) this.enc.push("TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');");
@@ -234,8 +234,16 @@ function decode(bytes) {
   ${info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : ''}
   let i = 0;
   let p = 0;
-  ${g.dec.join('\n  ')}
-  return ${result};
+  // While values are built, a call from user code (a prototype's setter, reached only
+  // from a polluted prototype) takes a tape of its own, as during an encode: it cannot
+  // overwrite the slots this decode still reads.
+  st.busy = true;
+  try {
+    ${g.dec.join('\n    ')}
+    return ${result};
+  } finally {
+    st.busy = false;
+  }
 }
 function encode(v) {
   return rt.output(marshal(v));

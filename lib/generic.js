@@ -91,16 +91,25 @@ class Marshaller {
    * (with its deeper path) when exactly one variant takes values of that kind, else one
    * naming every variant.
    */
-  unionError(d, x, path) {
+  unionError(d, x, path, depth = 0, owner = null) {
     const kinds = d.variants.filter((v) => sameKind(v, x, this));
     if (kinds.length === 1) {
-      // A scratch tape: this put only looks for its error.
+      // A scratch tape: this put only looks for its error. It starts at the depth of the
+      // union, so a cyclic value still stops at maxDepth.
       const c = new Encoder(this, new Float64Array(64), 0, '', []);
       c.segments.push(path.slice(1));
       c.scratch = true;
-      c.put(kinds[0], x);
+      c.depth = depth;
+      try {
+        c.put(kinds[0], x);
+      } catch (e) {
+        if (owner !== null && e === c.thrown) owner.thrown = e;
+        throw e;
+      }
     }
-    throw rt.invalid(path, d.variants.map((v) => this.expected(v)).join(' | '), x);
+    const error = rt.invalid(path, d.variants.map((v) => this.expected(v)).join(' | '), x);
+    if (owner !== null) owner.thrown = error;
+    throw error;
   }
 }
 
@@ -163,6 +172,9 @@ class Encoder {
     this.depth = 0;
     // A scratch encoder (for an error message) never touches the shared tape.
     this.scratch = false;
+    // The last error this encoder threw: only that one is rebased onto a caller's path
+    // (an error from a user's getter passes through unchanged).
+    this.thrown = null;
   }
 
   put(d, x, shown = d) {
@@ -206,22 +218,22 @@ class Encoder {
   }
 
   fail(shown, x) {
-    return rt.invalid(this.path(), this.m.expected(shown), x);
+    return (this.thrown = rt.invalid(this.path(), this.m.expected(shown), x));
   }
 
   invalid(expected, x) {
-    return rt.invalid(this.path(), expected, x);
+    return (this.thrown = rt.invalid(this.path(), expected, x));
   }
 
   /** One level deeper into a recursive type or a json array or object. */
   enter(x) {
     if (this.depth >= this.m.maxDepth) {
       const at = this.path();
-      throw new ShornError(
+      throw (this.thrown = new ShornError(
         'ERR_SHORN_INVALID',
         `${at}: nested deeper than maxDepth (${this.m.maxDepth})${typeof x === 'object' && x !== null ? '; is the value cyclic?' : ''}`,
         { path: at },
-      );
+      ));
     }
     this.depth++;
   }
@@ -243,7 +255,7 @@ class Encoder {
   }
 
   unionError(d, x, path) {
-    this.m.unionError(d, x, path);
+    this.m.unionError(d, x, path, this.depth, this);
   }
 }
 
@@ -313,8 +325,13 @@ function build(descriptor, info, nat, maxDepth) {
     if (st.busy) return rt.reenter(decode, bytes);
     if (!rt.isPlainBytes(bytes) && !rt.isBytes(bytes)) throw rt.notBytes(bytes);
     const S = rt.decodeCall(nat, bytes);
-    // A decode runs no user code, so no call can start inside this one.
-    return m.decoder(st.tape, 0, S, 0, bytes).take(descriptor);
+    // As in lib/codegen.js: a call from user code while values are built gets its own tape.
+    st.busy = true;
+    try {
+      return m.decoder(st.tape, 0, S, 0, bytes).take(descriptor);
+    } finally {
+      st.busy = false;
+    }
   }
 
   return {

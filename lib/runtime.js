@@ -296,14 +296,21 @@ function onlyKeys(x, names) {
   return true;
 }
 
-// A strict object has no own enumerable key the schema does not name.
-function checkStrict(x, names, path) {
+// The error for the first own enumerable key of `x` the schema does not name, or null.
+function strictError(x, names, path) {
   for (const key of Object.keys(x)) {
     if (!names.has(key)) {
       const at = path + pathKey(key);
-      throw new ShornError('ERR_SHORN_INVALID', `${at}: unexpected field in a strict object`, { path: at });
+      return new ShornError('ERR_SHORN_INVALID', `${at}: unexpected field in a strict object`, { path: at });
     }
   }
+  return null;
+}
+
+// A strict object has no own enumerable key the schema does not name.
+function checkStrict(x, names, path) {
+  const error = strictError(x, names, path);
+  if (error !== null) throw error;
 }
 
 // An error thrown by the generic marshaller for a value generated code handed to it: its
@@ -331,6 +338,7 @@ function defineOwn(o, key, value) {
 }
 
 module.exports = {
+  ObjectPrototype,
   native,
   state,
   SMALL_INPUT,
@@ -356,6 +364,7 @@ module.exports = {
   isMap,
   onlyKeys,
   checkStrict,
+  strictError,
   rebase,
   repeatedKey,
   pathKey,

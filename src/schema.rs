@@ -7,7 +7,8 @@ use crate::codec::{Error, ErrorKind, Result, Segment};
 use crate::json::Json;
 use crate::program::{Limits, Program, MAX_MAX_DEPTH};
 use crate::types::{
-    array, cost32, heap_cost, map, recursive, schema_error, value_node, Cx, Def, Lower, Node,
+    array, cost32, heap_cost, map, optional, recursive, schema_error, value_node, Cx, Def, Lower,
+    Node,
 };
 
 /// A compiled schema.
@@ -37,6 +38,10 @@ impl Schema {
         let mut root = value_node(&mut cx, descriptor)?;
         let mut defs = std::mem::take(&mut cx.defs);
         let sizes = recursive::resolve(&defs)?;
+        one_encoding(&root, &defs)?;
+        for d in &defs {
+            one_encoding(&d.node, &defs).map_err(|e| rename_root(e, &d.name))?;
+        }
         size_items(&mut root, &sizes)?;
         for d in &mut defs {
             size_items(&mut d.node, &sizes).map_err(|e| rename_root(e, &d.name))?;
@@ -79,6 +84,57 @@ fn rename_root(e: Error, name: &str) -> Error {
             e.path()
         )),
         _ => e,
+    }
+}
+
+/// Refuses the schemas under which one value would have two encodings, once recursive
+/// definitions are known: a nullable of a type that already takes null (`00` and `01` then
+/// null), and map keys that rounding can make equal (two float32 keys: decode would
+/// reject the bytes an encode wrote).
+fn one_encoding(node: &Node, defs: &[Def]) -> Result<()> {
+    let within = |n: &Node, segment: Segment| one_encoding(n, defs).map_err(|e| e.within(segment));
+    match node {
+        Node::Nullable(inner) => {
+            if optional::takes_null(inner, defs, &mut Vec::new()) {
+                return Err(schema_error(
+                    "nullable of a type that already takes null (null would have two encodings)"
+                        .into(),
+                ));
+            }
+            one_encoding(inner, defs)
+        }
+        Node::Optional(inner) => one_encoding(inner, defs),
+        Node::Map { keys, values } => {
+            if map::rounds_keys(keys, defs, &mut Vec::new()) {
+                return Err(schema_error(
+                    "float32 map keys: two keys could round to one float32; use float64 keys"
+                        .into(),
+                ));
+            }
+            within(keys, Segment::Items)?;
+            within(values, Segment::Items)
+        }
+        Node::Array { items, .. } => within(items, Segment::Items),
+        Node::Record { values } => within(values, Segment::Items),
+        Node::Tuple { items } => {
+            for (i, n) in items.iter().enumerate() {
+                within(n, Segment::Index(i as u32))?;
+            }
+            Ok(())
+        }
+        Node::Object { fields, .. } => {
+            for f in fields.iter() {
+                one_encoding(&f.node, defs).map_err(|e| e.within_field(&f.name))?;
+            }
+            Ok(())
+        }
+        Node::Union { variants } | Node::Discriminated { variants, .. } => {
+            for (i, n) in variants.iter().enumerate() {
+                within(n, Segment::Index(i as u32))?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 
@@ -348,6 +404,46 @@ mod tests {
             ),
             "invalid schema at $[0]: each variant of a discriminatedUnion must be an object"
         );
+    }
+
+    #[test]
+    fn refuses_schemas_where_a_value_has_two_encodings() {
+        // Fuzzing findings 001 and 002 (docs/FUZZING.md).
+        for (d, path) in [
+            (r#"{"type":"nullable","of":{"type":"null"}}"#, "$"),
+            (r#"{"type":"nullable","of":{"type":"json"}}"#, "$"),
+            (
+                r#"{"type":"array","items":{"type":"nullable","of":{"type":"union","variants":[{"type":"uint8"},{"type":"literal","value":null}]}}}"#,
+                "$[]",
+            ),
+        ] {
+            let message = schema_message(d);
+            assert_eq!(
+                message,
+                format!("invalid schema at {path}: nullable of a type that already takes null (null would have two encodings)"),
+                "{d}"
+            );
+        }
+        let through_a_ref = r#"{"type":"recursive","name":"A","schema":{"type":"union","variants":[{"type":"null"},{"type":"object","fields":[{"name":"next","schema":{"type":"nullable","of":{"type":"ref","name":"A"}}}]}]}}"#;
+        assert!(
+            schema_message(through_a_ref).contains("nullable of a type that already takes null")
+        );
+        for keys in [
+            r#"{"type":"float32"}"#,
+            r#"{"type":"nullable","of":{"type":"float32"}}"#,
+            r#"{"type":"union","variants":[{"type":"string"},{"type":"float32"}]}"#,
+        ] {
+            let d = format!(r#"{{"type":"map","keys":{keys},"values":{{"type":"bool"}}}}"#);
+            assert_eq!(
+                schema_message(&d),
+                "invalid schema at $: float32 map keys: two keys could round to one float32; use float64 keys"
+            );
+        }
+        // What stays allowed: a nullable of a type that never takes null, float64 keys,
+        // and float32 inside an object key (objects are keys by identity).
+        compile(r#"{"type":"nullable","of":{"type":"union","variants":[{"type":"uint8"},{"type":"string"}]}}"#).unwrap();
+        compile(r#"{"type":"map","keys":{"type":"float64"},"values":{"type":"bool"}}"#).unwrap();
+        compile(r#"{"type":"map","keys":{"type":"object","fields":[{"name":"x","schema":{"type":"float32"}}]},"values":{"type":"bool"}}"#).unwrap();
     }
 
     #[test]

@@ -110,7 +110,9 @@ function take(c) {
       for (let k = 0; k < n; k++) {
         const key = c.text();
         const v = take(c);
-        if (key === '__proto__') rt.defineOwn(o, key, v);
+        // A key Object.prototype has (`__proto__`, or one a polluted prototype gained) is
+        // defined, not assigned: assigning would reach its setter, as JSON.parse never does.
+        if (key in rt.ObjectPrototype) rt.defineOwn(o, key, v);
         else o[key] = v;
       }
       return o;

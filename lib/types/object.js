@@ -86,9 +86,15 @@ module.exports = [
       const literal = first < 0 ? values : values.slice(0, first);
       g.dec.push(`const ${v} = { ${literal.map((x) => `${literalKey(x.f.name)}: ${x.value}`).join(', ')} };`);
       for (const x of first < 0 ? [] : values.slice(first)) {
+        // Fields after the literal are defined where Object.prototype has the name (always
+        // for `__proto__`; for others only if it gained one since): an assignment would
+        // reach a prototype's setter instead of making an own property.
+        const key = JSON.stringify(x.f.name);
         const set =
-          x.f.name === '__proto__' ? `rt.defineOwn(${v}, "__proto__", ${x.value});` : `${v}[${JSON.stringify(x.f.name)}] = ${x.value};`;
-        g.dec.push(x.has ? `if (${x.has}) ${set}` : set);
+          x.f.name === '__proto__'
+            ? `rt.defineOwn(${v}, "__proto__", ${x.value});`
+            : `if (${key} in rt.ObjectPrototype) rt.defineOwn(${v}, ${key}, ${x.value}); else ${v}[${key}] = ${x.value};`;
+        g.dec.push(x.has ? `if (${x.has}) { ${set} }` : set);
       }
       return v;
     },
@@ -107,7 +113,10 @@ module.exports = [
         c.put(f.schema, fieldValue(x, f.name));
         c.segments.pop();
       }
-      if (d.strict) rt.checkStrict(x, new Set(d.fields.map((f) => f.name)), c.path());
+      if (d.strict) {
+        const error = rt.strictError(x, c.m.cached('strict', d, () => new Set(d.fields.map((f) => f.name))), c.path());
+        if (error !== null) throw (c.thrown = error);
+      }
     },
     take(c, d) {
       const o = {};

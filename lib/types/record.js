@@ -54,7 +54,9 @@ module.exports = [
       const key = g.fresh('key');
       g.dec.push(`const ${n} = T[i++];`, `const ${o} = {};`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${key} = ${g.text()};`);
       const v = g.take(d.values);
-      g.dec.push(`if (${key} === '__proto__') rt.defineOwn(${o}, ${key}, ${v}); else ${o}[${key}] = ${v};`, '}');
+      // A key Object.prototype has (`__proto__`, or one a polluted prototype gained) is
+      // defined, not assigned: assigning would reach its setter, as JSON.parse never does.
+      g.dec.push(`if (${key} in rt.ObjectPrototype) rt.defineOwn(${o}, ${key}, ${v}); else ${o}[${key}] = ${v};`, '}');
       return o;
     },
     test: (d, x, c) => rt.isPlainObject(x) && Object.keys(x).every((k) => c.test(d.values, x[k])),
@@ -75,7 +77,7 @@ module.exports = [
       for (let k = 0; k < n; k++) {
         const key = c.text();
         const v = c.take(d.values);
-        if (key === '__proto__') rt.defineOwn(o, key, v);
+        if (key in rt.ObjectPrototype) rt.defineOwn(o, key, v);
         else o[key] = v;
       }
       return o;

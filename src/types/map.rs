@@ -38,6 +38,23 @@ pub fn check_entries(keys: &Node, values: &Node, sizes: &[u32]) -> Result<()> {
     Ok(())
 }
 
+/// Whether keys of `node` can be two JS values that encode to the same bytes: float32
+/// rounds (0.1 and 0.10000000001 are two Map keys and one float32), directly or as a
+/// nullable's or union's value.
+pub fn rounds_keys(node: &Node, defs: &[super::Def], seen: &mut Vec<u32>) -> bool {
+    match node {
+        Node::Float32 => true,
+        Node::Nullable(inner) => rounds_keys(inner, defs, seen),
+        Node::Union { variants } => variants.iter().any(|v| rounds_keys(v, defs, seen)),
+        Node::Ref(id) if !seen.contains(id) => {
+            seen.push(*id);
+            defs.get(*id as usize)
+                .is_some_and(|d| rounds_keys(&d.node, defs, seen))
+        }
+        _ => false,
+    }
+}
+
 /// How a key of `node` is compared on decode.
 pub fn key_kind(node: &Node) -> Keys {
     match node {

@@ -1,7 +1,7 @@
 //! `optional` (an object field whose key may be missing) and `nullable` (a value that
 //! may be null): one presence byte, `00` absent or null, `01` then the value.
 
-use super::{schema_error, Cx, Entry, Lower, Node};
+use super::{schema_error, Cx, Def, Entry, Lower, Node};
 use crate::codec::{Error, Fault, Result};
 use crate::json::Json;
 use crate::program::Op;
@@ -40,6 +40,21 @@ pub fn lower(lw: &mut Lower, inner: &Node) {
         end: lw.here(),
         cost,
     };
+}
+
+/// Whether a value of `node` can be null (so that a nullable of it has two encodings of
+/// null). `seen` guards the definitions being looked through.
+pub fn takes_null(node: &Node, defs: &[Def], seen: &mut Vec<u32>) -> bool {
+    match node {
+        Node::Literal(super::literal::Literal::Null) | Node::Json | Node::Nullable(_) => true,
+        Node::Union { variants } => variants.iter().any(|v| takes_null(v, defs, seen)),
+        Node::Ref(id) if !seen.contains(id) => {
+            seen.push(*id);
+            defs.get(*id as usize)
+                .is_some_and(|d| takes_null(&d.node, defs, seen))
+        }
+        _ => false,
+    }
 }
 
 /// Reads a presence byte: whether the value follows.
