@@ -43,7 +43,7 @@ export interface TupleType<I extends readonly Descriptor[] = readonly Descriptor
 }
 export interface FieldDescriptor {
   readonly name: string;
-  readonly schema: Descriptor | OptionalType;
+  readonly schema: Descriptor | OptionalType | DefaultType;
 }
 export interface ObjectType<F extends Fields = Fields> {
   readonly type: 'object';
@@ -60,6 +60,16 @@ export interface OptionalType<T extends Descriptor = Descriptor> {
 export interface NullableType<T extends Descriptor = Descriptor> {
   readonly type: 'nullable';
   readonly of: T;
+}
+/**
+ * A field that may be missing or `undefined` on encode (its default is encoded then), and
+ * is always present on decode. Only as an object field.
+ */
+export interface DefaultType<T extends Descriptor = Descriptor> {
+  readonly type: 'default';
+  readonly of: T;
+  /** The default in its type's JSON form (docs/FORMAT.md, "JSON forms"). */
+  readonly value: unknown;
 }
 /** A plain object with any string keys, every value of one type. */
 export interface RecordType<V extends Descriptor = Descriptor> {
@@ -143,6 +153,7 @@ export type Descriptor =
   | TupleType<any>
   | ObjectType<any>
   | NullableType<any>
+  | DefaultType<any>
   | RecordType<any>
   | MapType<any, any>
   | UnionType<any>
@@ -152,7 +163,7 @@ export type Descriptor =
   | JsonType
   | TypedArrayType;
 
-export type Fields = { readonly [name: string]: Descriptor | OptionalType<any> };
+export type Fields = { readonly [name: string]: Descriptor | OptionalType<any> | DefaultType<any> };
 
 /** The JS values `t.json()` takes and gives: what JSON.parse returns. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -160,13 +171,18 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type OptionalKeys<F extends Fields> = { [K in keyof F]: F[K] extends OptionalType<any> ? K : never }[keyof F];
 type RequiredKeys<F extends Fields> = Exclude<keyof F, OptionalKeys<F>>;
+// On encode, a default field may be missing too.
+type InputOptionalKeys<F extends Fields> = {
+  [K in keyof F]: F[K] extends OptionalType<any> | DefaultType<any> ? K : never;
+}[keyof F];
+type InputRequiredKeys<F extends Fields> = Exclude<keyof F, InputOptionalKeys<F>>;
 
 // The value types of the recursive definitions around a descriptor, by name. A recursive
 // type's value is an interface (`Rec`), so TypeScript defers it instead of expanding it
 // forever.
 type Env = { readonly [name: string]: unknown };
-interface Rec<N extends string, S, E extends Env> {
-  value: InferIn<S, E & { readonly [K in N]: Rec<N, S, E>['value'] }>;
+interface Rec<N extends string, S, E extends Env, In extends boolean> {
+  value: InferIn<S, E & { readonly [K in N]: Rec<N, S, E, In>['value'] }, In>;
 }
 
 type TypedArrayOf<D> = D extends Float64ArrayType
@@ -191,8 +207,18 @@ type InferObject<F extends Fields, E extends Env> = Fields extends F
       }
     >;
 
+type InferInputObject<F extends Fields, E extends Env> = Fields extends F
+  ? Record<string, unknown>
+  : Simplify<
+      { -readonly [K in InputRequiredKeys<F>]: InferIn<F[K], E, true> } & {
+        -readonly [K in InputOptionalKeys<F>]?: F[K] extends OptionalType<infer T> | DefaultType<infer T>
+          ? InferIn<T, E, true>
+          : never;
+      }
+    >;
+
 /** `Infer` inside recursive definitions `E`. */
-export type InferIn<D, E extends Env> = D extends BoolType
+export type InferIn<D, E extends Env, In extends boolean = false> = D extends BoolType
   ? boolean
   : D extends NumberType
     ? number
@@ -211,25 +237,29 @@ export type InferIn<D, E extends Env> = D extends BoolType
                 : D extends NullType
                   ? null
                   : D extends ArrayType<infer I>
-                    ? InferIn<I, E>[]
+                    ? InferIn<I, E, In>[]
                     : D extends TupleType<infer I>
-                      ? { -readonly [K in keyof I]: InferIn<I[K], E> }
+                      ? { -readonly [K in keyof I]: InferIn<I[K], E, In> }
                       : D extends NullableType<infer T>
-                        ? InferIn<T, E> | null
+                        ? InferIn<T, E, In> | null
                         : D extends OptionalType<infer T>
-                          ? InferIn<T, E> | undefined
+                          ? InferIn<T, E, In> | undefined
+                          : D extends DefaultType<infer T>
+                            ? InferIn<T, E, In>
                           : D extends ObjectType<infer F>
-                            ? InferObject<F, E>
+                            ? In extends true
+                              ? InferInputObject<F, E>
+                              : InferObject<F, E>
                             : D extends RecordType<infer V>
-                              ? { [key: string]: InferIn<V, E> }
+                              ? { [key: string]: InferIn<V, E, In> }
                               : D extends MapType<infer K, infer V>
-                                ? Map<InferIn<K, E>, InferIn<V, E>>
+                                ? Map<InferIn<K, E, In>, InferIn<V, E, In>>
                                 : D extends UnionType<infer V>
-                                  ? InferIn<V[number], E>
+                                  ? InferIn<V[number], E, In>
                                   : D extends DiscriminatedUnionType<any, infer V>
-                                    ? InferIn<V[number], E>
+                                    ? InferIn<V[number], E, In>
                                     : D extends RecursiveType<infer N, infer S>
-                                      ? Rec<N, S, E>['value']
+                                      ? Rec<N, S, E, In>['value']
                                       : D extends RefType<infer N>
                                         ? N extends keyof E
                                           ? E[N]
@@ -245,6 +275,12 @@ export type InferIn<D, E extends Env> = D extends BoolType
  * known only as `Descriptor` (one loaded from JSON, say) gives `unknown`.
  */
 export type Infer<D> = Descriptor extends D ? unknown : InferIn<D, {}>;
+
+/**
+ * What `encode` takes for a descriptor: `Infer`, except that fields with a default may be
+ * missing.
+ */
+export type InferInput<D> = Descriptor extends D ? unknown : InferIn<D, {}, true>;
 
 export interface ObjectOptions {
   /** Reject own enumerable keys the schema does not name (default: ignore them). */
@@ -281,6 +317,8 @@ export declare const t: {
   object<F extends Fields>(fields: F, options?: ObjectOptions): ObjectType<F>;
   optional<T extends Descriptor>(of: T): OptionalType<T>;
   nullable<T extends Descriptor>(of: T): NullableType<T>;
+  /** An object field that may be missing on encode (`value` is encoded then), present on decode. */
+  default<T extends Descriptor>(of: T, value: Infer<T>): DefaultType<T>;
   record<V extends Descriptor>(values: V): RecordType<V>;
   map<K extends Descriptor, V extends Descriptor>(keys: K, values: V): MapType<K, V>;
   union<const V extends readonly Descriptor[]>(variants: V): UnionType<V>;
@@ -328,12 +366,12 @@ export declare class Codec<D extends Descriptor = Descriptor> {
   /** Whether per-schema JS was generated (false: the no-`eval` path). */
   readonly generated: boolean;
   /** Encodes `value`; the Buffer has exactly the encoded length. */
-  encode(value: Infer<D>): Buffer;
+  encode(value: InferInput<D>): Buffer;
   /**
    * Encodes `value` into `target` at `offset` (default 0) and returns the number of bytes
    * written; throws ERR_SHORN_BUFFER if they do not fit.
    */
-  encodeInto(value: Infer<D>, target: Uint8Array, offset?: number): number;
+  encodeInto(value: InferInput<D>, target: Uint8Array, offset?: number): number;
   /** Decodes one whole message (any Uint8Array view, Buffers included). */
   decode(bytes: Uint8Array): Infer<D>;
 }
@@ -342,7 +380,7 @@ export declare class Codec<D extends Descriptor = Descriptor> {
 export declare function compile<D extends Descriptor>(schema: D, options?: CompileOptions): Codec<D>;
 
 /** Encodes with `schema`, compiling it on first use (cached per schema object). */
-export declare function encode<D extends Descriptor>(schema: D, value: Infer<D>): Buffer;
+export declare function encode<D extends Descriptor>(schema: D, value: InferInput<D>): Buffer;
 
 /** Decodes with `schema`, compiling it on first use (cached per schema object). */
 export declare function decode<D extends Descriptor>(schema: D, bytes: Uint8Array): Infer<D>;

@@ -4,7 +4,7 @@
 
 const v8 = require('node:v8');
 const { t } = require('./lib/types');
-const { ShornError } = require('./lib/errors');
+const { ShornError, describe } = require('./lib/errors');
 const { walk, analyze } = require('./lib/walk');
 const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
@@ -51,6 +51,22 @@ function findFunction(schema) {
       const name = Object.keys(t).find((k) => t[k] === d);
       const hint = name ? ` (did you mean t.${name}()?)` : '';
       throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: found a function${hint}`);
+    }
+  });
+}
+
+// Each default, read back from its JSON form, must be a value of its type.
+function checkDefaults(descriptor, m) {
+  walk(descriptor, (d, path) => {
+    if (d && d.type === 'default') {
+      const value = m.defaultValue(d);
+      if (!m.test(d.of, value)) {
+        throw new ShornError(
+          'ERR_SHORN_SCHEMA',
+          `invalid schema at ${path}: the default does not fit its type (expected ${m.expected(d.of)}, found ${describe(value)})`,
+          { path },
+        );
+      }
     }
   });
 }
@@ -107,6 +123,7 @@ function compile(schema, options = {}) {
   if (walkError) throw walkError;
 
   const generic = genericMarshaller.build(descriptor, info, nat, maxDepth);
+  checkDefaults(descriptor, generic.marshaller);
   let functions;
   let generated = false;
   if (mode !== false) {

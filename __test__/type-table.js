@@ -393,6 +393,17 @@ const ROWS = [
     invalid: [{ value: [null, undefined], path: '$[1]' }],
   },
   {
+    name: 'default fields',
+    schema: t.object({ id: t.uint8(), name: t.default(t.string(), 'anon'), big: t.default(t.int64(), 2n ** 60n), at: t.default(t.date(), new Date(0)) }),
+    // Values with every field: a missing one decodes to its default (see the tests below).
+    valid: [{ id: 1, name: 'x', big: 1n, at: new Date(5) }],
+    invalid: [
+      { value: { id: 1, name: 3 }, path: '$.name', message: '$.name: expected string, found number 3' },
+      { value: { id: 1, name: null }, path: '$.name' },
+      { value: { id: 1, big: 1 }, path: '$.big' },
+    ],
+  },
+  {
     name: 'int',
     schema: t.int(),
     valid: [0, -0, 1, -1, 63, 64, -64, 2 ** 31, -(2 ** 40), Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER],

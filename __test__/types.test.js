@@ -594,3 +594,46 @@ describe('strings and byte arrays from every source', () => {
     });
   }
 });
+
+describe('default fields', () => {
+  for (const mode of MODES) {
+    test(`a missing or undefined field encodes its default, and decodes present (${mode.name} marshaller)`, () => {
+      const codec = compileMode(
+        t.object({ id: t.uint8(), name: t.default(t.string(), 'anon'), tags: t.default(t.array(t.string()), ['a']), at: t.default(t.date(), new Date(7)) }),
+        mode,
+      );
+      const full = { id: 1, name: 'anon', tags: ['a'], at: new Date(7) };
+      for (const value of [{ id: 1 }, { id: 1, name: undefined, tags: undefined, at: undefined }, full]) {
+        const bytes = codec.encode(value);
+        assert.equal(toHex(bytes), toHex(codec.encode(full)));
+        assert.deepStrictEqual(codec.decode(bytes), full);
+      }
+      // Each decode gives values of its own.
+      const a = codec.decode(codec.encode({ id: 1 }));
+      a.tags.push('b');
+      assert.deepStrictEqual(codec.decode(codec.encode({ id: 1 })).tags, ['a']);
+    });
+  }
+
+  test('a default must fit its type and stand where a field can be missing', () => {
+    assertShornError(() => shorn.compile(t.object({ a: t.default(t.uint8(), 300) })), {
+      code: 'ERR_SHORN_SCHEMA',
+      path: '$.a',
+      message: 'invalid schema at $.a: the default does not fit its type (expected uint8 (integer 0 to 255), found number 300)',
+    });
+    assertShornError(() => shorn.compile(t.array(t.default(t.uint8(), 3))), { code: 'ERR_SHORN_SCHEMA', message: 'invalid schema at $[]: default is only allowed on an object field' });
+    assertShornError(() => shorn.compile(t.default(t.uint8(), 3)), { code: 'ERR_SHORN_SCHEMA', message: 'invalid schema at $: default is only allowed on an object field' });
+    assertShornError(() => t.default(t.uint8()), { code: 'ERR_SHORN_SCHEMA' });
+  });
+
+  test('the descriptor holds the default in its JSON form, and survives JSON', () => {
+    const d = t.object({ n: t.default(t.int64(), 2n ** 60n), at: t.default(t.date(), new Date(0)), f: t.default(t.float64(), -0), b: t.default(t.bytes(), new Uint8Array([1, 2])) });
+    assert.deepStrictEqual(
+      d.fields.map((f) => f.schema.value),
+      ['1152921504606846976', '1970-01-01T00:00:00.000Z', '-0', 'AQI='],
+    );
+    const codec = shorn.compile(JSON.parse(JSON.stringify(d)));
+    const back = codec.decode(codec.encode({}));
+    assert.deepStrictEqual(back, { n: 2n ** 60n, at: new Date(0), f: -0, b: new Uint8Array([1, 2]) });
+  });
+});

@@ -77,6 +77,10 @@ class Generator {
     return this.info.paths.get(d);
   }
 
+  defaultValue(d) {
+    return this.G.defaultValue(d);
+  }
+
   /** The statement that throws ERR_SHORN_INVALID for `x` at `path`, naming `shown`. */
   fail(path, shown, x) {
     return `throw rt.invalid(${path.code()}, ${this.constant(this.expected(shown))}, ${x});`;
@@ -162,8 +166,9 @@ class Generator {
   }
 }
 
-function generate(descriptor, info) {
+function generate(descriptor, info, G) {
   const g = new Generator(info);
+  g.G = G;
   const { layout } = info;
   const minimum = g.slots(descriptor);
   g.put(descriptor, 'v', new PathExpr(['$']), minimum);
@@ -261,7 +266,7 @@ return { encode, encodeInto, decode };
 // (a strict Content Security Policy, --disallow-code-generation-from-strings). `G` is the
 // schema's generic marshaller, for the values generated code hands to it.
 function build(descriptor, info, nat, G) {
-  const { source, constants } = generate(descriptor, info);
+  const { source, constants } = generate(descriptor, info, G);
   // eslint-disable-next-line no-new-func
   const factory = new Function('nat', 'rt', 'st', 'K', 'G', source);
   return factory(nat, rt, rt.state, constants, G);

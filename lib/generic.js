@@ -70,6 +70,32 @@ class Marshaller {
     return this.cached('tags', d, tagIndex);
   }
 
+  /** `x` of type `d` in its JSON form (docs/FORMAT.md, "JSON forms"). */
+  toJson(d, x) {
+    return def(d).toJson(d, x, this);
+  }
+
+  /** The value of type `d` that JSON form `j` stands for (`j` itself if none does). */
+  fromJson(d, j) {
+    return def(d).fromJson(d, j, this);
+  }
+
+  /** `fn()` one level deeper, or `fallback` past `maxDepth` (a cyclic value). */
+  nestJson(fn, fallback) {
+    if (this.testDepth >= this.maxDepth) return fallback;
+    this.testDepth++;
+    try {
+      return fn();
+    } finally {
+      this.testDepth--;
+    }
+  }
+
+  /** The value of default `d`, read once from its JSON form. */
+  defaultValue(d) {
+    return this.cached('default', d, () => this.fromJson(d.of, d.value));
+  }
+
   encoder(T, i, S, B) {
     return new Encoder(this, T, i, S, B);
   }
@@ -347,4 +373,16 @@ function build(descriptor, info, nat, maxDepth) {
   };
 }
 
-module.exports = { build, Marshaller };
+/** JSON forms of the types of `descriptor`, with no codec (for `t.default`). */
+function jsonForms(descriptor) {
+  const { analyze } = require('./walk');
+  let info;
+  try {
+    info = analyze(descriptor);
+  } catch {
+    info = { refs: new Map(), paths: new Map() };
+  }
+  return new Marshaller(descriptor, info, 128);
+}
+
+module.exports = { build, Marshaller, jsonForms };

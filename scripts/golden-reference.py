@@ -93,6 +93,9 @@ for t, fmt, vals, name in [("float64Array", "<d", [1.5, -2.0], "$float64Array"),
                            ("int16Array", "<h", [-2], "$int16Array"), ("uint16Array", "<H", [65535, 1], "$uint16Array"),
                            ("int8Array", "<b", [-128, 127], "$int8Array")]:
     vec(f"{t}", T(t), {name: vals}, varint(len(vals)) + b"".join(struct.pack(fmt, x) for x in vals))
+D2 = obj(("id", T("uint8")), ("name", T("default", of=T("string"), value="anon")), ("n", T("default", of=T("int64"), value=7)))
+vec("object with default fields, missing", D2, {"id": 1}, b"\x01" + s("anon") + varint(zz(7)), decoded={"id": 1, "name": "anon", "n": {"$bigint": "7"}})
+vec("object with default fields, present", D2, {"id": 1, "name": "x", "n": {"$bigint": "-2"}}, b"\x01" + s("x") + varint(zz(-2)))
 vec("float64Array empty", T("float64Array"), {"$float64Array": []}, varint(0))
 
 RJ = []

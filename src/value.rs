@@ -267,6 +267,11 @@ fn marshal_node(
         (Node::Object { fields, .. }, Value::Object(members)) => {
             for f in fields.iter() {
                 match (&f.node, members.iter().find(|(k, _)| **k == *f.name)) {
+                    (Node::Default { inner, value }, None) => {
+                        let v = default_value(inner, value)?;
+                        marshal_node(inner, defs, &v, m)?
+                    }
+                    (Node::Default { inner, .. }, Some((_, v))) => marshal_node(inner, defs, v, m)?,
                     (Node::Optional(_), None) => m.tape.push(0.0),
                     (Node::Optional(inner), Some((_, v))) => {
                         m.tape.push(1.0);
@@ -333,6 +338,26 @@ fn marshal_node(
         (node, value) => return Err(format!("{value:?} does not fit {node:?}")),
     }
     Ok(())
+}
+
+/// The value of a default given in its JSON form (what JS's `fromJson` reads), for the
+/// types a test gives defaults of.
+fn default_value(node: &Node, json: &Json) -> Result<Value, String> {
+    Ok(match (node, json) {
+        (Node::Int64 | Node::Uint64, Json::String(s)) => {
+            Value::BigInt(s.parse().map_err(|e| format!("{s:?}: {e}"))?)
+        }
+        (Node::Int64 | Node::Uint64, Json::Number(n)) => Value::BigInt(*n as i128),
+        (Node::Date, Json::Number(n)) => Value::Date(*n),
+        (Node::Array { items, .. }, Json::Array(list)) => Value::Array(
+            list.iter()
+                .map(|j| default_value(items, j))
+                .collect::<Result<_, _>>()?,
+        ),
+        (Node::Nullable(_), Json::Null) => Value::Null,
+        (Node::Nullable(inner), j) => default_value(inner, j)?,
+        _ => Value::from_json(json)?,
+    })
 }
 
 fn marshal_json(v: &Value, m: &mut Marshalled) -> Result<(), String> {
@@ -464,6 +489,7 @@ impl Unmarshal<'_> {
                     Value::Null
                 }
             }
+            Node::Default { inner, .. } => self.node(inner),
             Node::Record { values } => {
                 let count = self.next() as usize;
                 let mut members = Vec::with_capacity(count);

@@ -76,5 +76,7 @@ module.exports = [
       for (let k = 0; k < n; k++) a.push(c.take(d.items));
       return a;
     },
+    toJson: (d, x, c) => (Array.isArray(x) ? Array.from(x, (y) => c.toJson(d.items, y)) : x),
+    fromJson: (d, j, c) => (Array.isArray(j) ? j.map((y) => c.fromJson(d.items, y)) : j),
   },
 ];

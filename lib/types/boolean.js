@@ -18,5 +18,7 @@ module.exports = [
       c.write(x ? 1 : 0);
     },
     take: (c) => c.T[c.i++] !== 0,
+    toJson: (d, x) => x,
+    fromJson: (d, j) => j,
   },
 ];

@@ -24,5 +24,12 @@ module.exports = [
       c.blob(x);
     },
     take: (c) => rt.copyBytes(c.bytes, c.T[c.i++], c.T[c.i++]),
+    // JSON form: base64; read back from base64 or an array of byte values.
+    toJson: (d, x) => (rt.typedKind(x) === 'Uint8Array' ? Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('base64') : x),
+    fromJson(d, j) {
+      if (typeof j === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(j)) return new Uint8Array(Buffer.from(j, 'base64'));
+      if (Array.isArray(j) && j.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return Uint8Array.from(j);
+      return j;
+    },
   },
 ];

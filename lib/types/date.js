@@ -26,5 +26,15 @@ module.exports = [
       c.write(ms);
     },
     take: (c) => new Date(c.T[c.i++]),
+    // JSON form: the ISO string (Date#toISOString); read back from it or from epoch ms.
+    toJson: (d, x) => (rt.dateTime(x) === rt.dateTime(x) ? new Date(rt.dateTime(x)).toISOString() : x),
+    fromJson(d, j) {
+      if (typeof j === 'number') return new Date(j);
+      if (typeof j === 'string') {
+        const ms = Date.parse(j);
+        return Number.isNaN(ms) ? j : new Date(ms);
+      }
+      return j;
+    },
   },
 ];

@@ -42,5 +42,7 @@ module.exports = [
       c.write(k);
     },
     take: (c, d) => d.values[c.T[c.i++]],
+    toJson: (d, x) => x,
+    fromJson: (d, j) => j,
   },
 ];

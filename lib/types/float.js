@@ -2,6 +2,18 @@
 // float32 (4 bytes, rounded as by Math.fround) and float64 (8 bytes; NaN, the infinities
 // and -0 kept): any number (src/types/float.rs). Tape: one slot, the number.
 
+const SPECIAL = { NaN, Infinity, '-Infinity': -Infinity, '-0': -0 };
+
+function floatToJson(x) {
+  if (typeof x !== 'number') return x;
+  if (Number.isFinite(x) && !Object.is(x, -0)) return x;
+  return Object.is(x, -0) ? '-0' : String(x);
+}
+
+function floatFromJson(j) {
+  return typeof j === 'string' && Object.hasOwn(SPECIAL, j) ? SPECIAL[j] : j;
+}
+
 function floatType(name) {
   return {
     name,
@@ -19,7 +31,13 @@ function floatType(name) {
       c.write(x);
     },
     take: (c) => c.T[c.i++],
+    // JSON form: a number; NaN, the infinities and -0 as the strings "NaN", "Infinity",
+    // "-Infinity" and "-0", which JSON cannot spell as numbers.
+    toJson: (d, x) => floatToJson(x),
+    fromJson: (d, j) => floatFromJson(j),
   };
 }
 
 module.exports = [floatType('float32'), floatType('float64')];
+module.exports.floatToJson = floatToJson;
+module.exports.floatFromJson = floatFromJson;

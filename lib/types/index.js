@@ -20,6 +20,7 @@ const MODULES = [
   require('./tuple'),
   require('./object'),
   require('./optional'),
+  require('./default'),
   require('./record'),
   require('./map'),
   require('./union'),

@@ -24,6 +24,13 @@ function int64Type(name, lo, hi, view) {
       c.write64(x, view);
     },
     take: (c) => c.read64(view),
+    // JSON form: a number where it is a safe integer, else a string of digits.
+    toJson: (d, x) => (x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : String(x)),
+    fromJson(d, j) {
+      if (typeof j === 'number' && Number.isSafeInteger(j)) return BigInt(j);
+      if (typeof j === 'string' && /^-?[0-9]+$/.test(j)) return BigInt(j);
+      return j;
+    },
   };
 }
 

@@ -33,6 +33,8 @@ function integerType(name, expected, emitCheck, check) {
       c.write(x);
     },
     take: (c) => c.T[c.i++],
+    toJson: (d, x) => x,
+    fromJson: (d, j) => j,
   };
 }
 

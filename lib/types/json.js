@@ -136,5 +136,7 @@ module.exports = [
     test: (d, x, c) => isJson(x, c),
     put: (c, d, x) => put(c, x),
     take: (c) => take(c),
+    toJson: (d, x) => x,
+    fromJson: (d, j) => j,
   },
 ];

@@ -25,6 +25,8 @@ const common = {
     if (!Object.is(x, value(d))) throw c.fail(shown, x);
   },
   take: (c, d) => value(d),
+  toJson: (d, x) => x,
+  fromJson: (d, j) => j,
 };
 
 module.exports = [

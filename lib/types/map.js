@@ -78,6 +78,12 @@ module.exports = [
         k++;
       }
     },
+    // JSON form: an array of [key, value] pairs, in the Map's order.
+    toJson: (d, x, c) => (rt.isMap(x) ? Array.from(x, ([k, v]) => [c.toJson(d.keys, k), c.toJson(d.values, v)]) : x),
+    fromJson(d, j, c) {
+      if (!Array.isArray(j) || !j.every((e) => Array.isArray(e) && e.length === 2)) return j;
+      return new Map(j.map(([k, v]) => [c.fromJson(d.keys, k), c.fromJson(d.values, v)]));
+    },
     take(c, d) {
       const n = c.T[c.i++];
       const at = c.T[c.i++];

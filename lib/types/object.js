@@ -118,6 +118,24 @@ module.exports = [
         if (error !== null) throw (c.thrown = error);
       }
     },
+    toJson(d, x, c) {
+      if (typeof x !== 'object' || x === null || Array.isArray(x)) return x;
+      const o = {};
+      for (const f of d.fields) {
+        const y = fieldValue(x, f.name);
+        if (y !== undefined || (f.schema.type !== 'optional' && f.schema.type !== 'default')) rt.defineOwn(o, f.name, c.toJson(f.schema, y));
+      }
+      return o;
+    },
+    fromJson(d, j, c) {
+      if (typeof j !== 'object' || j === null || Array.isArray(j)) return j;
+      const o = {};
+      for (const f of d.fields) {
+        const y = Object.hasOwn(j, f.name) ? j[f.name] : undefined;
+        if (y !== undefined || (f.schema.type !== 'optional' && f.schema.type !== 'default')) rt.defineOwn(o, f.name, c.fromJson(f.schema, y));
+      }
+      return o;
+    },
     take(c, d) {
       const o = {};
       for (const f of d.fields) {

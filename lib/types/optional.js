@@ -34,6 +34,8 @@ function presence(name, absent) {
       }
     },
     take: (c, d) => (c.T[c.i++] !== 0 ? c.take(d.of) : name === 'nullable' ? null : undefined),
+    toJson: (d, x, c) => (x === (name === 'nullable' ? null : undefined) ? x : c.toJson(d.of, x)),
+    fromJson: (d, j, c) => (j === (name === 'nullable' ? null : undefined) ? j : c.fromJson(d.of, j)),
   };
 }
 

@@ -71,6 +71,18 @@ module.exports = [
         c.segments.pop();
       }
     },
+    toJson(d, x, c) {
+      if (!rt.isPlainObject(x)) return x;
+      const o = {};
+      for (const k of Object.keys(x)) rt.defineOwn(o, k, c.toJson(d.values, x[k]));
+      return o;
+    },
+    fromJson(d, j, c) {
+      if (!rt.isPlainObject(j)) return j;
+      const o = {};
+      for (const k of Object.keys(j)) rt.defineOwn(o, k, c.fromJson(d.values, j[k]));
+      return o;
+    },
     take(c, d) {
       const n = c.T[c.i++];
       const o = {};

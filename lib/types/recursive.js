@@ -42,6 +42,8 @@ module.exports = [
       c.depth--;
     },
     take: (c, d) => c.take(d.schema),
+    toJson: (d, x, c) => c.nestJson(() => c.toJson(d.schema, x), x),
+    fromJson: (d, j, c) => c.nestJson(() => c.fromJson(d.schema, j), j),
   },
   {
     ...handOff,
@@ -60,5 +62,7 @@ module.exports = [
       c.depth--;
     },
     take: (c, d) => c.take(c.target(d).schema),
+    toJson: (d, x, c) => c.nestJson(() => c.toJson(c.target(d).schema, x), x),
+    fromJson: (d, j, c) => c.nestJson(() => c.fromJson(c.target(d).schema, j), j),
   },
 ];

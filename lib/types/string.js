@@ -22,5 +22,7 @@ module.exports = [
       c.string(x);
     },
     take: (c) => c.text(),
+    toJson: (d, x) => x,
+    fromJson: (d, j) => j,
   },
 ];

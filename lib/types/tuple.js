@@ -42,5 +42,7 @@ module.exports = [
       }
     },
     take: (c, d) => d.items.map((item) => c.take(item)),
+    toJson: (d, x, c) => (Array.isArray(x) && x.length === d.items.length ? d.items.map((item, k) => c.toJson(item, x[k])) : x),
+    fromJson: (d, j, c) => (Array.isArray(j) && j.length === d.items.length ? d.items.map((item, k) => c.fromJson(item, j[k])) : j),
   },
 ];

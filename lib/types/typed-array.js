@@ -6,6 +6,7 @@
 // captured at load), not by instanceof or anything a Proxy or subclass can fake.
 
 const rt = require('../runtime');
+const { floatToJson, floatFromJson } = require('./float');
 
 const CLASSES = [
   ['float64Array', Float64Array],
@@ -37,5 +38,8 @@ module.exports = CLASSES.map(([name, Class]) => {
       c.blob(x);
     },
     take: (c) => rt.copyTyped(Class, c.bytes, c.T[c.i++], c.T[c.i++]),
+    // JSON form: an array of the elements (floats as float32/float64 write them).
+    toJson: (d, x) => (rt.typedKind(x) === tag ? Array.from(x, floatToJson) : x),
+    fromJson: (d, j) => (Array.isArray(j) && j.every((v) => typeof floatFromJson(v) === 'number') ? Class.from(j, floatFromJson) : j),
   };
 });

@@ -61,6 +61,18 @@ module.exports = [
       c.put(d.variants[k], x);
     },
     take: (c, d) => c.take(d.variants[c.T[c.i++]]),
+    toJson(d, x, c) {
+      const v = d.variants.find((variant) => c.test(variant, x));
+      return v === undefined ? x : c.toJson(v, x);
+    },
+    // The first variant whose JSON form reads back to a value it takes.
+    fromJson(d, j, c) {
+      for (const variant of d.variants) {
+        const x = c.fromJson(variant, j);
+        if (c.test(variant, x)) return x;
+      }
+      return j;
+    },
   },
   {
     name: 'discriminatedUnion',
@@ -123,6 +135,14 @@ module.exports = [
       c.put(d.variants[k], x);
     },
     take: (c, d) => c.take(d.variants[c.T[c.i++]]),
+    toJson(d, x, c) {
+      const k = isObject(x) ? c.tagIndex(d).get(fieldValue(x, d.key)) : undefined;
+      return k === undefined ? x : c.toJson(d.variants[k], x);
+    },
+    fromJson(d, j, c) {
+      const k = isObject(j) ? c.tagIndex(d).get(j[d.key]) : undefined;
+      return k === undefined ? j : c.fromJson(d.variants[k], j);
+    },
   },
 ];
 

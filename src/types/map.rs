@@ -86,6 +86,7 @@ pub fn key_kind(node: &Node) -> Keys {
         | Node::Record { .. }
         | Node::Map { .. }
         | Node::Discriminated { .. } => Keys::Objects,
+        Node::Default { inner, .. } => key_kind(inner),
         Node::Union { .. } | Node::Json | Node::Ref(_) | Node::Optional(_) => Keys::Js,
     }
 }

@@ -13,6 +13,7 @@ pub mod array;
 pub mod boolean;
 pub mod bytes;
 pub mod date;
+pub mod default;
 pub mod enumeration;
 pub mod float;
 pub mod int64;
@@ -76,6 +77,12 @@ pub enum Node {
     Optional(Box<Node>),
     /// A value that may be null: one presence byte, then the value if not null.
     Nullable(Box<Node>),
+    /// An object field that JS fills with `value` (its JSON form) when it is missing; on
+    /// the wire, `inner`.
+    Default {
+        inner: Box<Node>,
+        value: Json,
+    },
     Record {
         values: Box<Node>,
     },
@@ -143,6 +150,7 @@ pub const REGISTRY: &[Entry] = &[
     object::ENTRY,
     optional::OPTIONAL,
     optional::NULLABLE,
+    default::ENTRY,
     record::ENTRY,
     map::ENTRY,
     union::UNION,
@@ -232,16 +240,19 @@ pub fn member<'a>(d: &'a Json, key: &'static str) -> Result<&'a Json> {
     })
 }
 
-/// The value of a schema that may stand anywhere a value stands: not `optional`, which
-/// only says that an object's key may be missing.
+/// The value of a schema that may stand anywhere a value stands: not `optional` or
+/// `default`, which only say what to do when an object's key is missing.
 pub fn value_node(cx: &mut Cx, d: &Json) -> Result<Node> {
     let node = cx.node(d)?;
-    if matches!(node, Node::Optional(_)) {
-        return Err(schema_error(
+    match node {
+        Node::Optional(_) => Err(schema_error(
             "optional is only allowed on an object field".into(),
-        ));
+        )),
+        Node::Default { .. } => Err(schema_error(
+            "default is only allowed on an object field".into(),
+        )),
+        node => Ok(node),
     }
-    Ok(node)
 }
 
 /// The fewest bytes a value of `node` takes on the wire; `sizes` gives the recursive
@@ -283,6 +294,7 @@ pub fn min_size(node: &Node, sizes: &[u32]) -> u32 {
             .map(|f| min_size(&f.node, sizes))
             .fold(0, u32::saturating_add),
         Node::Ref(id) => sizes.get(*id as usize).copied().unwrap_or(0),
+        Node::Default { inner, .. } => min_size(inner, sizes),
     }
 }
 
@@ -328,6 +340,7 @@ pub fn heap_cost(node: &Node) -> u64 {
         | Node::Discriminated { .. }
         | Node::Ref(_)
         | Node::Json => 0,
+        Node::Default { inner, .. } => heap_cost(inner),
     }
 }
 
@@ -418,6 +431,7 @@ impl Lower {
             Node::Tuple { items } => return tuple::lower(self, items),
             Node::Object { fields, .. } => return object::lower(self, fields),
             Node::Optional(inner) | Node::Nullable(inner) => return optional::lower(self, inner),
+            Node::Default { inner, .. } => return self.node(inner),
             Node::Record { values } => return record::lower(self, values),
             Node::Map { keys, values } => return map::lower(self, keys, values),
             Node::Union { variants } | Node::Discriminated { variants, .. } => {

@@ -57,6 +57,7 @@ fn can_end(node: &Node, finite: &[bool]) -> bool {
         Node::Ref(id) => finite[*id as usize],
         Node::Tuple { items } => items.iter().all(|n| can_end(n, finite)),
         Node::Object { fields, .. } => fields.iter().all(|f| can_end(&f.node, finite)),
+        Node::Default { inner, .. } => can_end(inner, finite),
         Node::Union { variants } | Node::Discriminated { variants, .. } => {
             variants.iter().any(|n| can_end(n, finite))
         }

@@ -83,3 +83,15 @@ void v;
 // @ts-expect-error: a string is not a number
 const notANumber: number = 'x';
 void notANumber;
+
+// A default field may be missing on encode and is always there on decode.
+const WithDefault = t.object({ id: t.uint32(), name: t.default(t.string(), 'anon'), tags: t.default(t.array(t.string()), []) });
+const wd = compile(WithDefault);
+wd.encode({ id: 1 });
+wd.encode({ id: 1, name: 'x', tags: ['a'] });
+const decodedDefault = wd.decode(new Uint8Array(0));
+assertType<Equal<typeof decodedDefault, { id: number; name: string; tags: string[] }>>();
+// @ts-expect-error: id has no default
+wd.encode({ name: 'x' });
+// @ts-expect-error: the default must be a value of the type
+t.default(t.uint8(), 'x');

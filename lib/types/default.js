@@ -1,0 +1,43 @@
+'use strict';
+// default: an object field that may be missing or undefined on encode, where the default
+// is encoded instead; always present on decode. On the wire it is its type
+// (src/types/default.rs). The descriptor holds the default in its type's JSON form
+// (`toJson`, docs/FORMAT.md "JSON forms"), so it stays plain JSON; compile reads it back
+// (`fromJson`) and checks it fits. Encoding never changes a value, so one default value
+// serves every encode.
+
+const { ShornError } = require('../errors');
+
+function schemaError(message) {
+  return new ShornError('ERR_SHORN_SCHEMA', `invalid schema: ${message}`);
+}
+
+module.exports = [
+  {
+    name: 'default',
+    build(of, value) {
+      if (value === undefined) throw schemaError('t.default takes a type and its default value (not undefined)');
+      if (typeof of !== 'object' || of === null) throw schemaError('t.default takes a type and its default value');
+      // Required here, not at the top: lib/generic.js requires this registry.
+      const { jsonForms } = require('../generic');
+      return { type: 'default', of, value: jsonForms(of).toJson(of, value) };
+    },
+    children: (d) => [[d.of, '']],
+    expected: (d, g) => g.expected(d.of),
+    slots: (d, g) => g.slots(d.of),
+    emitTest: (g, d, x) => `(${x} === undefined || ${g.test(d.of, x)})`,
+    emitPut(g, d, x, path, room) {
+      const y = g.fresh('d');
+      g.enc.push(`const ${y} = ${x} === undefined ? ${g.constant(g.defaultValue(d))} : ${x};`);
+      g.put(d.of, y, path, room);
+    },
+    emitTake: (g, d) => g.take(d.of),
+    test: (d, x, c) => x === undefined || c.test(d.of, x),
+    put(c, d, x) {
+      c.put(d.of, x === undefined ? c.m.defaultValue(d) : x);
+    },
+    take: (c, d) => c.take(d.of),
+    toJson: (d, x, c) => c.toJson(d.of, x),
+    fromJson: (d, j, c) => c.fromJson(d.of, j),
+  },
+];
