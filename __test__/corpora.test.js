@@ -1,21 +1,41 @@
 'use strict';
-// Real-world data (../shared/data, see its README): whole corpora through schemas written
+// Real-world data (benchmark/data, see its README): whole corpora through schemas written
 // for their shapes must round-trip to deep-equal values, with both marshallers giving the
-// same bytes, and be smaller than their JSON. Skipped when the folder is not there.
+// same bytes, and be smaller than their JSON.
 
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { shorn, MODES, compileMode } = require('./helpers');
 
 const { t } = shorn;
-const DATA = path.join(__dirname, '..', '..', 'shared', 'data');
-const present = fs.existsSync(DATA);
+const DATA = path.join(__dirname, '..', 'benchmark', 'data');
 
 function load(name) {
   return JSON.parse(fs.readFileSync(path.join(DATA, name), 'utf8'));
 }
+
+// `git hash-object`: the SHA-1 of "blob <length>\0" and the bytes.
+function gitBlobId(bytes) {
+  return crypto.createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+test('the corpora are byte-identical to the source blobs their README names', () => {
+  const readme = fs.readFileSync(path.join(DATA, 'README.md'), 'utf8');
+  const rows = [...readme.matchAll(/^\| `([\w.-]+\.json)` \| ([\d,]+) \| `([0-9a-f]{40})` \|/gm)];
+  assert.deepEqual(
+    rows.map(([, file]) => file).sort(),
+    fs.readdirSync(DATA).filter((f) => f.endsWith('.json')).sort(),
+    'one README row per file',
+  );
+  for (const [, file, size, blobId] of rows) {
+    const bytes = fs.readFileSync(path.join(DATA, file));
+    assert.equal(bytes.length, Number(size.replaceAll(',', '')), `${file} size`);
+    assert.equal(gitBlobId(bytes), blobId, `${file} blob id`);
+  }
+});
 
 const Sponsor = t.object({
   '@type': t.string(),
@@ -84,7 +104,7 @@ const corpora = [
   },
 ];
 
-describe('real-world corpora', { skip: present ? false : `no ${DATA}` }, () => {
+describe('real-world corpora', () => {
   for (const corpus of corpora) {
     test(`${corpus.name} round-trips through both marshallers with identical bytes`, () => {
       const value = corpus.value(load(corpus.file));
