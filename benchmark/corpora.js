@@ -9,10 +9,10 @@
 // always-empty array's items, an always-null field) the comment says what was chosen.
 //
 // Per corpus: `name`, `file` (in benchmark/data), `probe` (one cheap number read from a
-// decoded value, so a timed loop consumes its result), `shorn(t)`, and `avsc`:
-// { schema() (Avro JSON, built anew per call), logicalTypes(avro)?, toAvro(value)?,
-// fromAvro(value)? }. toAvro and fromAvro are the only value changes, and only for what Avro
-// cannot express: see gsoc-2018 (field names) and twitter / github_events (absent keys).
+// decoded value, so a timed loop consumes its result), `shorn(t)`, and `avsc`: { schema (Avro
+// JSON), logicalTypes(avro)?, toAvro(value)?, fromAvro(value)? }. toAvro and fromAvro are the
+// only value changes, and only for what Avro cannot express: see gsoc-2018 (field names) and
+// twitter / github_events (absent keys).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -647,7 +647,8 @@ function githubShorn(t) {
 function githubAvro() {
   const def = avroNamer();
   const id = 'long';
-  const account = () => def.record('Account', { gravatar_id: 'string', login: 'string', avatar_url: 'string', url: 'string', id });
+  const account = () =>
+    def.record('Account', { gravatar_id: 'string', login: 'string', avatar_url: 'string', url: 'string', id });
   const user = () =>
     def.record('User', {
       url: 'string',
@@ -931,35 +932,35 @@ const CORPORA = [
     file: 'twitter.json',
     probe: (v) => v.statuses.length,
     shorn: twitterShorn,
-    avsc: { schema: twitterAvro, fromAvro: twitterFromAvro },
+    avsc: { schema: twitterAvro(), fromAvro: twitterFromAvro },
   },
   {
     name: 'citm_catalog',
     file: 'citm_catalog.json',
     probe: (v) => v.performances.length,
     shorn: citmShorn,
-    avsc: { schema: citmAvro },
+    avsc: { schema: citmAvro() },
   },
   {
     name: 'canada',
     file: 'canada.json',
     probe: (v) => v.features.length,
     shorn: canadaShorn,
-    avsc: { schema: canadaAvro },
+    avsc: { schema: canadaAvro() },
   },
   {
     name: 'github_events',
     file: 'github_events.json',
     probe: (v) => v.length,
     shorn: githubShorn,
-    avsc: { schema: githubAvro, logicalTypes: githubLogicalTypes, fromAvro: githubFromAvro },
+    avsc: { schema: githubAvro(), logicalTypes: githubLogicalTypes, fromAvro: githubFromAvro },
   },
   {
     name: 'mesh',
     file: 'mesh.json',
     probe: (v) => v.positions.length,
     shorn: meshShorn,
-    avsc: { schema: meshAvro },
+    avsc: { schema: meshAvro() },
   },
   {
     name: 'gsoc-2018',
@@ -967,7 +968,7 @@ const CORPORA = [
     probe: (v) => v['1263'].name.length,
     shorn: gsocShorn,
     avsc: {
-      schema: gsocAvro,
+      schema: gsocAvro(),
       toAvro: (projects) => renameKeys(projects, AVRO_KEYS),
       fromAvro: (projects) => renameKeys(projects, JSON_LD_KEYS),
     },
