@@ -32,7 +32,7 @@ function avroNamer() {
     return { name, ...build() };
   };
   return {
-    // `fields`: { name: type }; an `optional(...)` type carries its default along.
+    // `fields`: { name: type }; an avroOptional(...) type carries its null default along.
     record: (name, fields) =>
       named(name, () => ({
         type: 'record',
