@@ -1,100 +1,73 @@
 'use strict';
-// Real-world data (../shared/data, see its README): whole corpora through schemas written
-// for their shapes must round-trip to deep-equal values, with both marshallers giving the
-// same bytes, and be smaller than their JSON. Skipped when the folder is not there.
+// Real-world data (benchmark/data, see its README): each whole corpus, exactly as JSON.parse
+// gives it, through the schema benchmark/corpora.js writes for it (the one the benchmark
+// times) must round-trip to a deep-equal value, with both marshallers giving the same bytes,
+// the decoded value encoding back to them, and fewer bytes than its JSON.
 
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { shorn, MODES, compileMode } = require('./helpers');
+const { CORPORA, corpus, loadCorpus, meshTypedShorn, meshToTyped } = require('../benchmark/corpora');
 
 const { t } = shorn;
-const DATA = path.join(__dirname, '..', '..', 'shared', 'data');
-const present = fs.existsSync(DATA);
+const DATA = path.join(__dirname, '..', 'benchmark', 'data');
 
-function load(name) {
-  return JSON.parse(fs.readFileSync(path.join(DATA, name), 'utf8'));
+// `git hash-object`: the SHA-1 of "blob <length>\0" and the bytes.
+function gitBlobId(bytes) {
+  return crypto.createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-const Sponsor = t.object({
-  '@type': t.string(),
-  name: t.string(),
-  disambiguatingDescription: t.string(),
-  description: t.string(),
-  logo: t.string(),
-  url: t.string(),
+test('the corpora are byte-identical to the source blobs their README names', () => {
+  const readme = fs.readFileSync(path.join(DATA, 'README.md'), 'utf8');
+  const rows = [...readme.matchAll(/^\| `([\w.-]+\.json)` \| ([\d,]+) \| `([0-9a-f]{40})` \|/gm)];
+  assert.deepEqual(
+    rows.map(([, file]) => file).sort(),
+    fs.readdirSync(DATA).filter((f) => f.endsWith('.json')).sort(),
+    'one README row per file',
+  );
+  for (const [, file, size, blobId] of rows) {
+    const bytes = fs.readFileSync(path.join(DATA, file));
+    assert.equal(bytes.length, Number(size.replaceAll(',', '')), `${file} size`);
+    assert.equal(gitBlobId(bytes), blobId, `${file} blob id`);
+  }
 });
 
-const corpora = [
-  {
-    name: 'gsoc-2018.json (1,264 all-string records, non-ASCII text)',
-    file: 'gsoc-2018.json',
-    schema: t.array(
-      t.object({
-        '@context': t.string(),
-        '@type': t.string(),
-        name: t.string(),
-        description: t.string(),
-        sponsor: Sponsor,
-        author: t.object({ '@type': t.string(), name: t.string() }),
-      }),
-    ),
-    // The file is a map keyed "0".."1263"; as a list the keys are the indexes.
-    value: (json) => Object.values(json),
-  },
-  {
-    name: 'mesh.json (flat numeric arrays, uint32 colors above int32)',
-    file: 'mesh.json',
-    schema: t.object({
-      batches: t.array(
-        t.object({
-          indexRange: t.array(t.uint32()),
-          vertexRange: t.array(t.uint32()),
-          usedBones: t.array(t.uint32()),
-        }),
-      ),
-      morphTargets: t.object({}),
-      positions: t.array(t.float64()),
-      tex0: t.array(t.float64()),
-      colors: t.array(t.uint32()),
-      influences: t.array(t.array(t.float64())),
-      normals: t.array(t.float64()),
-      indices: t.array(t.uint16()),
-    }),
-    value: (json) => json,
-  },
-  {
-    name: 'canada.json (111,126 float64 coordinates in nested arrays)',
-    file: 'canada.json',
-    schema: t.object({
-      type: t.enum(['FeatureCollection']),
-      features: t.array(
-        t.object({
-          type: t.enum(['Feature']),
-          properties: t.object({ name: t.string() }),
-          geometry: t.object({
-            type: t.enum(['Polygon']),
-            coordinates: t.array(t.array(t.array(t.float64()))),
-          }),
-        }),
-      ),
-    }),
-    value: (json) => json,
-  },
-];
-
-describe('real-world corpora', { skip: present ? false : `no ${DATA}` }, () => {
-  for (const corpus of corpora) {
-    test(`${corpus.name} round-trips through both marshallers with identical bytes`, () => {
-      const value = corpus.value(load(corpus.file));
-      const encoded = MODES.map((mode) => compileMode(corpus.schema, mode).encode(value));
-      assert.deepEqual(encoded[0], encoded[1], 'codegen and generic bytes differ');
-      for (const mode of MODES) {
-        assert.deepStrictEqual(compileMode(corpus.schema, mode).decode(encoded[0]), value);
+describe('real-world corpora through the schemas of benchmark/corpora.js', () => {
+  for (const { name, shorn: schema } of CORPORA) {
+    test(`${name} round-trips exactly through both marshallers, with one encoding, smaller than JSON`, (context) => {
+      const value = loadCorpus(name);
+      // Parsed apart from `value`, so an encode that changed its input could not pass.
+      const expected = loadCorpus(name);
+      const [generated, generic] = MODES.map((mode) => compileMode(schema(t), mode));
+      const bytes = generated.encode(value);
+      assert.ok(generic.encode(value).equals(bytes), 'codegen and generic bytes differ');
+      for (const codec of [generated, generic]) {
+        const decoded = codec.decode(bytes);
+        assert.deepStrictEqual(decoded, expected);
+        assert.ok(codec.encode(decoded).equals(bytes), 'the decoded value encodes to other bytes');
       }
-      const jsonBytes = Buffer.byteLength(JSON.stringify(value));
-      assert.ok(encoded[0].length < jsonBytes, `${encoded[0].length} bytes, JSON ${jsonBytes}`);
+      assert.deepStrictEqual(value, expected, 'encode changed its input');
+      const jsonBytes = Buffer.byteLength(JSON.stringify(expected));
+      assert.ok(bytes.length < jsonBytes, `${bytes.length} bytes, JSON ${jsonBytes}`);
+      context.diagnostic(`${name}: ${bytes.length} bytes, compact JSON ${jsonBytes}`);
     });
   }
+
+  test('mesh as Float64Array, Uint32Array and Uint16Array round-trips, in no more bytes than plain arrays', () => {
+    const typed = meshToTyped(loadCorpus('mesh'));
+    const expected = meshToTyped(loadCorpus('mesh'));
+    const plainBytes = shorn.compile(corpus('mesh').shorn(t)).encode(loadCorpus('mesh'));
+    const [generated, generic] = MODES.map((mode) => compileMode(meshTypedShorn(t), mode));
+    const bytes = generated.encode(typed);
+    assert.ok(generic.encode(typed).equals(bytes), 'codegen and generic bytes differ');
+    for (const codec of [generated, generic]) {
+      const decoded = codec.decode(bytes);
+      assert.deepStrictEqual(decoded, expected);
+      assert.ok(decoded.positions instanceof Float64Array && decoded.indices instanceof Uint16Array);
+    }
+    assert.ok(bytes.length <= plainBytes.length, `typed ${bytes.length} bytes, plain ${plainBytes.length}`);
+  });
 });

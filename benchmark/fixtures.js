@@ -1,7 +1,10 @@
 'use strict';
 // The benchmark fixtures of docs/BENCHMARKS.md, and per fixture the schema each codec
-// needs. Values are built lazily: events100k takes ~0.3 s and ~100 MB of heap, and the
+// needs; then the six real-world corpora of benchmark/data, whose schemas live in
+// corpora.js. Values are built lazily: events100k takes ~0.3 s and ~100 MB of heap, and the
 // cold-setup and memory children must not pay for values they never touch.
+
+const { CORPORA, loadCorpus } = require('./corpora');
 
 // Factories, not constants: each load gets its own objects (built by literals, as an
 // application would build them), so the round-trip check can compare against a copy that the
@@ -146,12 +149,13 @@ function shornEvent(t) {
 }
 
 // Each shape: `label` names it in the cold-setup table; `probe` reads one cheap number from a
-// decoded value, so the timed loop consumes its result without walking it.
+// decoded value, so the timed loop consumes its result without walking it. `avsc` is
+// { schema } plus, for some corpora, what corpora.js says avsc needs besides.
 const SHAPES = {
   person: {
     label: 'person',
     probe: (v) => v.id,
-    avsc: { type: 'record', name: 'Person', fields: AVRO_PERSON_FIELDS },
+    avsc: { schema: { type: 'record', name: 'Person', fields: AVRO_PERSON_FIELDS } },
     schemapack: SCHEMAPACK_PERSON,
     protobuf: { source: proto3(`message Person { ${PROTO_PERSON} }`), type: 'Person' },
     shorn: (t) => t.object({ id: t.uint32(), name: t.string(), age: t.uint8(), active: t.bool() }),
@@ -159,7 +163,9 @@ const SHAPES = {
   unicodePerson: {
     label: 'unicodePerson',
     probe: (v) => v.id,
-    avsc: { type: 'record', name: 'UnicodePerson', fields: [...AVRO_PERSON_FIELDS, { name: 'bio', type: 'string' }] },
+    avsc: {
+      schema: { type: 'record', name: 'UnicodePerson', fields: [...AVRO_PERSON_FIELDS, { name: 'bio', type: 'string' }] },
+    },
     schemapack: { ...SCHEMAPACK_PERSON, bio: 'string' },
     protobuf: { source: proto3(`message UnicodePerson { ${PROTO_PERSON} string bio = 5; }`), type: 'UnicodePerson' },
     shorn: (t) => t.object({ id: t.uint32(), name: t.string(), age: t.uint8(), active: t.bool(), bio: t.string() }),
@@ -167,7 +173,7 @@ const SHAPES = {
   event: {
     label: 'nestedEvent',
     probe: (v) => v.id,
-    avsc: AVRO_EVENT,
+    avsc: { schema: AVRO_EVENT },
     schemapack: SCHEMAPACK_EVENT,
     protobuf: { source: proto3(PROTO_EVENT), type: 'Event' },
     shorn: shornEvent,
@@ -175,7 +181,7 @@ const SHAPES = {
   eventArray: {
     label: 'batch100 / events100k',
     probe: (v) => v.length,
-    avsc: { type: 'array', items: AVRO_EVENT },
+    avsc: { schema: { type: 'array', items: AVRO_EVENT } },
     schemapack: [SCHEMAPACK_EVENT],
     // proto3 has no top-level repeated type: the array travels in a wrapper message.
     protobuf: {
@@ -208,10 +214,21 @@ const FIXTURES = {
   },
 };
 
+// The corpora run against the JSON baselines, avsc and msgpackr (BENCHMARKS.md's peers that
+// take any JSON shape); each is its own shape, one operation the whole document.
+const CORPUS_CODECS = ['json-string', 'json-bytes', 'avsc', 'msgpackr', 'shorn'];
+for (const corpus of CORPORA) {
+  SHAPES[corpus.name] = { label: corpus.name, probe: corpus.probe, avsc: corpus.avsc, shorn: corpus.shorn };
+  const makeValue = () => loadCorpus(corpus.name);
+  FIXTURES[corpus.name] = { shape: corpus.name, makeValue, corpus: true, codecs: CORPUS_CODECS };
+}
+
 const FIXTURE_NAMES = Object.keys(FIXTURES);
+const CORPUS_NAMES = FIXTURE_NAMES.filter((name) => FIXTURES[name].corpus);
 
 // A fixture as the children use it: `value` is built on first read (each loadFixture call
-// builds its own), `schemas` holds every codec's schema for its shape.
+// builds its own), `schemas` holds every codec's schema for its shape, `codecs` the codecs
+// that run it (undefined: every one).
 function loadFixture(name) {
   const spec = FIXTURES[name];
   if (!spec) throw new Error(`unknown fixture '${name}' (known: ${FIXTURE_NAMES.join(', ')})`);
@@ -221,6 +238,8 @@ function loadFixture(name) {
     shape: spec.shape,
     schemas: SHAPES[spec.shape],
     probe: SHAPES[spec.shape].probe,
+    corpus: Boolean(spec.corpus),
+    codecs: spec.codecs,
     zod: spec.zod,
     invalidValues: spec.invalidValues || [],
     get value() {
@@ -230,4 +249,4 @@ function loadFixture(name) {
   };
 }
 
-module.exports = { FIXTURE_NAMES, loadFixture };
+module.exports = { FIXTURE_NAMES, CORPUS_NAMES, loadFixture };

@@ -38,7 +38,7 @@ const sidecarPath = `${args.handoff}.meta.tmp`;
 // Builds the operation to measure, with everything it reads already in memory.
 function prepareEncode(adapter, fixture) {
   const codec = buildCodec(adapter, fixture);
-  const value = fixture.value;
+  const value = codec.prepare(fixture.value);
   return {
     operation: () => codec.encode(value),
     finish(encoded) {

@@ -53,10 +53,11 @@ function indexSpeed(speed) {
   return (fixture, op, codec) => cells.get(`${fixture}|${op}|${codec}`);
 }
 
-// Encoded size from whichever operation of the fixture succeeded (both encode the same value).
-function bytesOf(lookup, fixture, codec) {
+// Encoded size from whichever operation of the fixture succeeded (both encode the same value);
+// `key` 'gzipBytes' gives the size after gzip (corpora only).
+function bytesOf(lookup, fixture, codec, key = 'bytes') {
   const cell = ['encode', 'decode'].map((op) => lookup(fixture, op, codec)).find((c) => c && c.ok);
-  return cell ? cell.bytes : undefined;
+  return cell ? cell[key] : undefined;
 }
 
 // Per row, the best of the peers: every codec but shorn (the JSON baselines included).
@@ -154,6 +155,40 @@ function shornTable(rows) {
   return table(['fixture', 'shorn', 'best peer', 'best peer value', 'shorn / best peer', 'shorn / json-bytes'], body);
 }
 
+// The corpora: per corpus an enc, a dec, a bytes and a gzip bytes row, every codec that ran
+// them, the best peer and shorn against it.
+function corporaTable(meta, lookup, notes) {
+  const ran = (codec) => meta.corpora.some((corpus) => lookup(corpus, 'encode', codec) || lookup(corpus, 'decode', codec));
+  const codecs = meta.codecs.filter(ran);
+  const spread = (cell) => (meta.plan.rounds > 1 ? ` (${Math.round(cell.spreadPercent)}%)` : '');
+  const rows = [];
+  const row = (label, values, render, faster) => {
+    const best = bestPeer(values, faster ? (a, b) => a > b : (a, b) => a < b);
+    const shorn = values.get(SHORN);
+    const ratio = shorn === undefined || !best ? '-' : formatRatio(shorn / best.value);
+    rows.push([label, ...codecs.map(render), best ? best.codec : '-', ratio]);
+  };
+  for (const corpus of meta.corpora) {
+    for (const op of ['encode', 'decode']) {
+      const cells = new Map(codecs.map((codec) => [codec, lookup(corpus, op, codec)]));
+      const values = new Map([...cells].map(([codec, cell]) => [codec, cell && cell.ok ? cell.opsPerSec : undefined]));
+      const render = (codec) => {
+        const cell = cells.get(codec);
+        if (!cell) return '-';
+        if (!cell.ok) return notes.fail(codec, `${corpus} ${OP_LABEL[op]}`, cell.error);
+        return `${formatCount(cell.opsPerSec)}${spread(cell)}`;
+      };
+      row(`${corpus} ${OP_LABEL[op]}`, values, render, true);
+    }
+    for (const [label, key] of [['bytes', 'bytes'], ['gzip bytes', 'gzipBytes']]) {
+      const values = new Map(codecs.map((codec) => [codec, bytesOf(lookup, corpus, codec, key)]));
+      const render = (codec) => (values.get(codec) === undefined ? 'FAIL' : String(values.get(codec)));
+      row(`${corpus} ${label}`, values, render, false);
+    }
+  }
+  return table(['corpus', ...codecs, 'best peer', 'shorn / best peer'], rows);
+}
+
 function setupTable(meta, setup, notes) {
   const codecs = meta.codecs.filter((codec) => setup.some((cell) => cell.codec === codec));
   const shapes = [...new Set(setup.map((cell) => cell.label))];
@@ -213,12 +248,56 @@ function header(meta) {
 }
 
 function renderReport(results) {
-  const { meta } = results;
+  const corpora = results.meta.corpora || [];
+  // The fixture tables cover the fixtures; the corpora have a section of their own.
+  const meta = { ...results.meta, corpora, fixtures: results.meta.fixtures.filter((name) => !corpora.includes(name)) };
   const lookup = indexSpeed(results.speed);
-  const rows = comparisonRows(meta, lookup);
   const notes = new Notes();
   const sections = [header(meta)];
+  if (meta.fixtures.length) fixtureSections(meta, lookup, notes, sections);
+  if (corpora.length) {
+    sections.push(
+      '## Corpora',
+      'The real-world documents of benchmark/data (see its README), each exactly as JSON.parse gives it, ' +
+        'through the schemas of benchmark/corpora.js; one op is the whole document. ' +
+        `ops/s, median across rounds${meta.plan.rounds > 1 ? ' (spread)' : ''}; bytes: the encoded size; gzip bytes: ` +
+        'the encoded output through zlib.gzipSync at its default level. Every cell round-tripped its corpus to a ' +
+        'deep-equal value before it was timed. Best peer: the fastest (or smallest) codec but shorn; shorn / best ' +
+        'peer above 1 is faster, and on bytes rows below 1 is smaller.',
+      corporaTable(meta, lookup, notes),
+    );
+  }
+  if (results.setup.length) {
+    sections.push(
+      '## Cold setup',
+      'Each codec and schema in a fresh process. "first construct" builds the codec (compile, ' +
+        'forSchema, parse + lookupType, build, new Packr) the first time; "first enc+dec" is its first ' +
+        'round trip, where lazy code generation lands; "next construct" is the median of ' +
+        `${meta.plan.setupRepeats} further constructions, which V8 and the library may have warmed. ` +
+        'JSON has no schema and is left out.',
+      setupTable(meta, results.setup, notes),
+    );
+  }
+  if (results.memory.length) {
+    sections.push(
+      '## Memory, events100k (MB)',
+      `Each op in a fresh process with --expose-gc, run ${meta.plan.memoryRuns} times from a collected ` +
+        "heap. Peak RSS is the process's maxRSS: for encode it includes the fixture's 100k events; decode " +
+        'reads its input from a file, so no encode inflates it. Heap growth: heapUsed right after the op minus ' +
+        'before (a lower bound, since scavenges run inside the op). Held after op: heap + external memory ' +
+        'still in use after a full GC, that is the result plus whatever the codec keeps between calls ' +
+        '(a scratch buffer, say).',
+      memoryTable(results.memory, notes),
+    );
+  }
+  const failures = notes.render();
+  if (failures) sections.push('## Failures', failures);
+  return `${sections.join('\n\n')}\n`;
+}
 
+// The sections of the fixtures (not the corpora): throughput, shorn vs peers, ratios, MB/s.
+function fixtureSections(meta, lookup, notes, sections) {
+  const rows = comparisonRows(meta, lookup);
   sections.push(
     '## Throughput (ops/s) and encoded bytes',
     `Median across rounds${meta.plan.rounds > 1 ? '; (n%) is their spread, (max - min) / median' : ''}. ` +
@@ -249,32 +328,6 @@ function renderReport(results) {
     'Encoded bytes x ops/s (for json-string, the UTF-8 length of the string).',
     mbPerSecTable(meta, lookup),
   );
-  if (results.setup.length) {
-    sections.push(
-      '## Cold setup',
-      'Each codec and schema in a fresh process. "first construct" builds the codec (compile, ' +
-        'forSchema, parse + lookupType, build, new Packr) the first time; "first enc+dec" is its first ' +
-        'round trip, where lazy code generation lands; "next construct" is the median of ' +
-        `${meta.plan.setupRepeats} further constructions, which V8 and the library may have warmed. ` +
-        'JSON has no schema and is left out.',
-      setupTable(meta, results.setup, notes),
-    );
-  }
-  if (results.memory.length) {
-    sections.push(
-      '## Memory, events100k (MB)',
-      `Each op in a fresh process with --expose-gc, run ${meta.plan.memoryRuns} times from a collected ` +
-        "heap. Peak RSS is the process's maxRSS: for encode it includes the fixture's 100k events; decode " +
-        'reads its input from a file, so no encode inflates it. Heap growth: heapUsed right after the op minus ' +
-        'before (a lower bound, since scavenges run inside the op). Held after op: heap + external memory ' +
-        'still in use after a full GC, that is the result plus whatever the codec keeps between calls ' +
-        '(a scratch buffer, say).',
-      memoryTable(results.memory, notes),
-    );
-  }
-  const failures = notes.render();
-  if (failures) sections.push('## Failures', failures);
-  return `${sections.join('\n\n')}\n`;
 }
 
 module.exports = { renderReport, formatCount };

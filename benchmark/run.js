@@ -4,22 +4,25 @@
 // percent), several rounds in alternating codec order, then cold setup and memory children.
 // Prints the markdown report and writes it with the raw data to benchmark/results/.
 //
-//   node benchmark/run.js                 full run: 3 rounds, every fixture (~6 min on 2 cores)
-//   node benchmark/run.js --quick         1 round, short samples, 4 small fixtures (< 1 min)
+//   node benchmark/run.js                 full run: 3 rounds, every fixture and corpus (~11 min on 2 cores)
+//   node benchmark/run.js --quick         1 round, short samples, 4 small fixtures and 3 corpora (~1 min)
 //   options: --codecs a,b  --fixtures x,y  --rounds N
+//   (--fixtures takes fixture and corpus names, and `corpora` for all six corpora)
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { parseArgs } = require('node:util');
 const { CODEC_NAMES, hasSchema } = require('./codecs');
-const { FIXTURE_NAMES, loadFixture } = require('./fixtures');
+const { FIXTURE_NAMES, CORPUS_NAMES, loadFixture } = require('./fixtures');
 const { describeMachine, loadSnapshot, startOtherLoadWindow } = require('./machine');
 const { median, spreadPercent } = require('./stats');
 const { renderReport, formatCount } = require('./report');
 
 const RESULTS_DIR = path.join(__dirname, 'results');
-const QUICK_FIXTURES = ['person', 'unicodePerson', 'nestedEvent', 'batch100'];
+// Quick: the small fixtures, and the three smallest corpora of different kinds (API records,
+// a union of events, flat numbers), so that a quick run stays near a minute.
+const QUICK_FIXTURES = ['person', 'unicodePerson', 'nestedEvent', 'batch100', 'twitter', 'github_events', 'mesh'];
 // setupRepeats: constructions after the first in a cold-setup child; memoryRuns: operations per
 // memory child.
 const PLANS = {
@@ -46,8 +49,9 @@ function parseOptions() {
   if (!Number.isInteger(plan.rounds) || plan.rounds < 1) {
     throw new Error(`--rounds must be a positive integer, got '${values.rounds}'`);
   }
-  const pickList = (option, known, fallback) => {
-    const list = option ? option.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
+  const pickList = (option, known, fallback, groups = {}) => {
+    const names = option ? option.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
+    const list = names.flatMap((name) => groups[name] || [name]);
     const unknown = list.filter((name) => !known.includes(name));
     if (unknown.length) throw new Error(`unknown name(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
     return known.filter((name) => list.includes(name)); // keep the canonical column/row order
@@ -56,8 +60,16 @@ function parseOptions() {
     quick: values.quick,
     plan,
     codecs: pickList(values.codecs, CODEC_NAMES, CODEC_NAMES),
-    fixtures: pickList(values.fixtures, FIXTURE_NAMES, values.quick ? QUICK_FIXTURES : FIXTURE_NAMES),
+    fixtures: pickList(values.fixtures, FIXTURE_NAMES, values.quick ? QUICK_FIXTURES : FIXTURE_NAMES, {
+      corpora: CORPUS_NAMES,
+    }),
   };
+}
+
+// The chosen codecs that run `fixture`: the corpora run only the codecs they name.
+function codecsFor(options, fixture) {
+  const { codecs } = loadFixture(fixture); // the value is built lazily, so this is cheap
+  return codecs ? options.codecs.filter((codec) => codecs.includes(codec)) : options.codecs;
 }
 
 // Runs one child script and returns its JSON line, or {ok: false, error} if it crashed,
@@ -91,8 +103,9 @@ function elapsed(startMs) {
 // The order children run in within one round: fixtures, then operations, then codecs, with the
 // codec order reversed in odd rounds so that drift over a round favours no codec.
 function* roundOrder(options, round) {
-  const codecs = round % 2 === 0 ? options.codecs : [...options.codecs].reverse();
   for (const fixture of options.fixtures) {
+    const forward = codecsFor(options, fixture);
+    const codecs = round % 2 === 0 ? forward : [...forward].reverse();
     for (const op of ['encode', 'decode']) {
       for (const codec of codecs) yield { fixture, op, codec };
     }
@@ -106,13 +119,15 @@ function summarize({ fixture, op, codec, runs, error }) {
   const opsPerSec = median(rates);
   const bytes = runs[0].bytes;
   const mbPerSec = (bytes * opsPerSec) / 1e6;
-  return { fixture, op, codec, ok: true, opsPerSec, spreadPercent: spreadPercent(rates), rounds: rates, bytes, mbPerSec };
+  const { gzipBytes } = runs[0]; // corpora only
+  const spread = spreadPercent(rates);
+  return { fixture, op, codec, ok: true, opsPerSec, spreadPercent: spread, rounds: rates, bytes, gzipBytes, mbPerSec };
 }
 
 function runSpeed(options, startMs) {
   const { rounds, warmupMs, sampleMs, samples } = options.plan;
   const cells = new Map();
-  const total = rounds * options.fixtures.length * 2 * options.codecs.length;
+  const total = rounds * [...roundOrder(options, 0)].length;
   let done = 0;
   for (let round = 0; round < rounds; round++) {
     for (const { fixture, op, codec } of roundOrder(options, round)) {
@@ -135,7 +150,7 @@ function runSpeed(options, startMs) {
 }
 
 // One child per codec with a schema x distinct schema among the chosen fixtures (personValidated
-// shares person's, events100k shares batch100's).
+// shares person's, events100k shares batch100's; each corpus is its own).
 function runSetup(options) {
   const byShape = new Map();
   for (const name of options.fixtures) {
@@ -145,6 +160,7 @@ function runSetup(options) {
   const results = [];
   for (const codec of options.codecs.filter(hasSchema)) {
     for (const fixture of byShape.values()) {
+      if (!codecsFor(options, fixture.name).includes(codec)) continue;
       const result = runChild('setup-child.js', { codec, fixture: fixture.name, repeats: options.plan.setupRepeats });
       progress('setup', `${fixture.schemas.label} ${codec}`, result, (r) => `first ${r.firstSetupUs.toFixed(0)} µs`);
       results.push({ ...result, label: fixture.schemas.label });
@@ -178,7 +194,11 @@ function main() {
   const startMs = Date.now();
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const { codecs, fixtures, plan } = options;
-  process.stderr.write(`benchmark: ${codecs.length} codecs x ${fixtures.length} fixtures x 2 ops x ${plan.rounds} rounds\n`);
+  const perRound = [...roundOrder(options, 0)].length;
+  process.stderr.write(
+    `benchmark: ${codecs.length} codecs x ${fixtures.length} fixtures x 2 ops ` +
+      `(${perRound} children) x ${plan.rounds} rounds\n`,
+  );
   const before = loadSnapshot();
   const otherBusyPercent = startOtherLoadWindow();
   const speed = runSpeed(options, startMs);
@@ -193,6 +213,7 @@ function main() {
       plan,
       codecs,
       fixtures,
+      corpora: fixtures.filter((name) => CORPUS_NAMES.includes(name)),
       machine: describeMachine(),
       before,
       otherBusyDuringRun,

@@ -11,16 +11,20 @@ function loadAdapter(name) {
   return require(`./${name}`);
 }
 
+const identity = (value) => value;
+
 // Builds the codec a child times: the adapter's own, plus zod on both sides for fixtures that
 // ask for validation (unless the codec validates with its own schema), plus defaults for the
-// optional `size` and `normalize`.
+// optional `size`, `prepare` (the fixture value as this codec takes it, made before anything is
+// timed) and `normalize` (the decoded value as the round-trip check compares it, untimed).
 function buildCodec(adapter, fixture, savedState) {
   const codec = adapter.setup(fixture, savedState);
   const built = {
     encode: codec.encode,
     decode: codec.decode,
     size: codec.size || ((encoded) => encoded.length),
-    normalize: codec.normalize || ((decoded) => decoded),
+    prepare: codec.prepare || identity,
+    normalize: codec.normalize || identity,
     exportState: codec.exportState,
   };
   if (fixture.zod && !adapter.validatesItself) {

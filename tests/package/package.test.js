@@ -187,7 +187,7 @@ describe('the published tarballs', () => {
     const published = packed.main.files.filter((f) => f.endsWith('.md'));
     assert.ok(published.includes('README.md') && published.includes('docs/DESIGN.md'));
     // Markdown kept only in the repository: its links must resolve there.
-    const repositoryOnly = ['benchmark/README.md', ...declared.map((p) => `npm/${p}/README.md`)];
+    const repositoryOnly = ['benchmark/README.md', 'benchmark/data/README.md', ...declared.map((p) => `npm/${p}/README.md`)];
     for (const [base, files] of [[installed, published], [ROOT, repositoryOnly]]) {
       for (const file of files) {
         const text = fs.readFileSync(path.join(base, file), 'utf8');
