@@ -1,8 +1,9 @@
 //! roundtrip: a schema (one of the fixed ones, or one built from the input) and a value
 //! built from the input for it. A value that fits (what the JS layer accepts) must encode,
-//! decode to the same value and encode again to the same bytes; one that does not fit may
-//! fail to encode, and whatever bytes shorn's own marshaller writes for it must decode
-//! cleanly (fuzz/src/lib.rs).
+//! decode to the same value and encode again to the same bytes, and under a small decode
+//! budget (chosen by the input's next byte) decode to the same value or fail with
+//! ERR_SHORN_LIMIT; one that does not fit may fail to encode, and whatever bytes shorn's
+//! own marshaller writes for it must decode cleanly (fuzz/src/lib.rs).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,8 +11,8 @@ use shorn::program::Limits;
 use shorn::schema::Schema;
 use shorn::value::encode_value;
 use shorn_fuzz::{
-    cases, check_decode, check_roundtrip, gen_descriptor, gen_limits, gen_value, value_depth, Gen,
-    Model,
+    cases, check_decode, check_roundtrip, gen_budget, gen_descriptor, gen_limits, gen_value,
+    value_depth, Gen, Model,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -19,22 +20,24 @@ fuzz_target!(|data: &[u8]| {
     let pick = g.byte() as usize;
     let cases = cases();
     // 0..192: a fixed schema; 192..256: a schema built from the input.
-    let schema = if pick < 192 {
-        // Encode enforces only maxDepth; the other limits are for decode.
+    // Encode enforces only maxDepth; the other limits are for decode.
+    let (text, schema) = if pick < 192 {
         let case = &cases[pick % cases.len()];
         let limits = Limits {
             max_depth: case.limits.max_depth,
             ..Limits::default()
         };
-        Schema::compile(&case.descriptor, limits).expect("a fixed schema compiles")
+        let schema = Schema::compile(&case.descriptor, limits).expect("a fixed schema compiles");
+        (case.descriptor.clone(), schema)
     } else {
         let limits = gen_limits(&mut g);
         let limits = Limits {
             max_depth: limits.max_depth,
             ..Limits::default()
         };
-        match Schema::compile(&gen_descriptor(&mut g), limits) {
-            Ok(schema) => schema,
+        let text = gen_descriptor(&mut g).text;
+        match Schema::compile(&text, limits) {
+            Ok(schema) => (text, schema),
             Err(_) => return,
         }
     };
@@ -45,7 +48,19 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     if fits {
-        check_roundtrip(&schema, &value);
+        // One byte past the value: now and then the same schema under a small budget.
+        let budgeted = match g.byte() % 4 {
+            1 => Schema::compile(
+                &text,
+                Limits {
+                    max_decoded_bytes: gen_budget(&mut g),
+                    ..schema.program.limits
+                },
+            )
+            .ok(),
+            _ => None,
+        };
+        check_roundtrip(&schema, &value, budgeted.as_ref());
     } else if schema.defs.is_empty() && value_depth(&value) <= 32 {
         // (shorn::value's marshaller is a test stand-in with no depth limit: a misfit value
         // of `recursive('A', nullable(ref A))` recurses in it until the stack overflows.
