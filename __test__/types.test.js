@@ -637,3 +637,45 @@ describe('default fields', () => {
     assert.deepStrictEqual(back, { n: 2n ** 60n, at: new Date(0), f: -0, b: new Uint8Array([1, 2]) });
   });
 });
+
+describe('large schemas (generated as a function per object shape)', () => {
+  // 3 x 40 + ... descriptors: over the size where generated code is split.
+  const Item = t.object(Object.fromEntries(Array.from({ length: 40 }, (_, k) => [`f${k}`, k % 2 ? t.string() : t.uint16()])));
+  const Big = t.object({ a: Item, list: t.array(Item), more: t.object({ deep: t.array(t.nullable(Item)), again: Item }) });
+  const item = (n) => Object.fromEntries(Array.from({ length: 40 }, (_, k) => [`f${k}`, k % 2 ? `s${n}${k}` : (n * 7 + k) & 65535]));
+  const value = { a: item(1), list: [item(2), item(3)], more: { deep: [null, item(4)], again: item(5) } };
+
+  test('the generated code is split, and gives the bytes of the generic marshaller', () => {
+    const { analyze } = require('../lib/walk');
+    assert.equal(analyze(JSON.parse(JSON.stringify(Big))).split, true);
+    const [gen, generic] = MODES.map((mode) => compileMode(Big, mode));
+    const bytes = gen.encode(value);
+    assert.equal(toHex(bytes), toHex(generic.encode(value)));
+    assert.deepStrictEqual(gen.decode(bytes), value);
+    assert.deepStrictEqual(generic.decode(bytes), value);
+  });
+
+  for (const mode of MODES) {
+    test(`errors inside a helper carry the whole path (${mode.name} marshaller)`, () => {
+      const codec = compileMode(Big, mode);
+      const bad = structuredClone(value);
+      bad.more.deep[1].f7 = 5;
+      assertShornError(() => codec.encode(bad), { code: 'ERR_SHORN_INVALID', path: '$.more.deep[1].f7', message: '$.more.deep[1].f7: expected string, found number 5' });
+      const bad2 = structuredClone(value);
+      bad2.list[1].f4 = -1;
+      assertShornError(() => codec.encode(bad2), { code: 'ERR_SHORN_INVALID', path: '$.list[1].f4' });
+    });
+
+    test(`an error a getter throws passes through a helper unchanged (${mode.name} marshaller)`, () => {
+      const codec = compileMode(Big, mode);
+      const other = compileMode(t.object({ x: t.uint8() }), mode);
+      const mine = new Error('mine');
+      const v1 = structuredClone(value);
+      Object.defineProperty(v1.list[0], 'f3', { get: () => { throw mine; } });
+      assert.throws(() => codec.encode(v1), (e) => e === mine);
+      const v2 = structuredClone(value);
+      Object.defineProperty(v2.more.again, 'f5', { get: () => other.encode({ x: 300 }) });
+      assertShornError(() => codec.encode(v2), { code: 'ERR_SHORN_INVALID', path: '$.x' });
+    });
+  }
+});

@@ -54,6 +54,12 @@ class Generator {
     // Test functions for unions, one per descriptor, in the factory's scope.
     this.predicates = new Map();
     this.functions = [];
+    // Large schemas are split into helper functions, one per distinct object shape
+    // (see `put`); `inHelper` while one is being generated.
+    this.split = info.split === true;
+    this.helpers = new Map();
+    this.inHelper = false;
+    this.level = 0;
   }
 
   constant(value) {
@@ -83,7 +89,12 @@ class Generator {
 
   /** The statement that throws ERR_SHORN_INVALID for `x` at `path`, naming `shown`. */
   fail(path, shown, x) {
-    return `throw rt.invalid(${path.code()}, ${this.constant(this.expected(shown))}, ${x});`;
+    return this.raise(`rt.invalid(${path.code()}, ${this.constant(this.expected(shown))}, ${x})`);
+  }
+
+  /** The statement that throws error `expr`, tagged relative inside a helper. */
+  raise(expr) {
+    return this.inHelper ? `throw rt.relative(${expr});` : `throw ${expr};`;
   }
 
   /** Statements that grow the tape to `need` slots (and its 64-bit views). */
@@ -114,16 +125,104 @@ class Generator {
     return this.layout.positional && this.layout.strings === 1 ? '(i++, S)' : 'S.slice(p, p += T[i++])';
   }
 
+  // Whether `d` gets a helper function of its own: in a large schema, an object below the
+  // root with a few fields. V8 optimizes no function over ~60 KB of bytecode and takes
+  // seconds over smaller but still large ones (github_events' encoder was never optimized,
+  // twitter's decoder took 0.4-1.6 s); one function per object shape keeps each small,
+  // and shapes used in several places (a `user` object) share theirs.
+  helps(d, shown) {
+    return this.split && this.level > 0 && d.type === 'object' && shown === d && d.fields.length >= 3;
+  }
+
+  helper(d) {
+    const key = JSON.stringify(d);
+    let h = this.helpers.get(key);
+    if (h === undefined) {
+      h = { name: this.fresh('h'), put: false, take: false };
+      this.helpers.set(key, h);
+    }
+    return h;
+  }
+
+  // Runs `fn` with its own line buffer and helper state; returns the lines.
+  inner(buffer, fn) {
+    const saved = [this[buffer], this.inHelper, this.level];
+    this[buffer] = [];
+    this.inHelper = true;
+    this.level = 1;
+    try {
+      fn();
+      return this[buffer];
+    } finally {
+      [this[buffer], this.inHelper, this.level] = saved;
+    }
+  }
+
   put(d, x, path, room, shown = d) {
+    if (this.helps(d, shown)) return this.putHelper(d, x, path, room);
+    this.level++;
     TYPES.get(d.type).emitPut(this, d, x, path, room, shown);
+    this.level--;
+  }
+
+  putHelper(d, x, path, room) {
+    const h = this.helper(d);
+    if (!h.put) {
+      h.put = true;
+      const slots = this.slots(d);
+      const body = this.inner('enc', () => {
+        this.enc.push(`if (i + ${slots} > T.length) ${this.grow(`i + ${slots}`)}`);
+        TYPES.get(d.type).emitPut(this, d, 'x', new PathExpr(['$']), slots, d);
+      });
+      const views = this.info.uses64 ? "let TI = rt.view(T, 'TI'); let TU = rt.view(T, 'TU');" : '';
+      this.functions.push(`function put_${h.name}(x) {
+  let T = W.T; let i = W.i; let S = W.S; const B = W.B;
+  ${views}
+  ${body.join('\n  ')}
+  W.T = T; W.i = i; W.S = S;
+}`);
+    }
+    const e = this.fresh('e');
+    this.enc.push(
+      'W.T = T; W.i = i; W.S = S;',
+      `try { put_${h.name}(${x}); } catch (${e}) { throw rt.rebaseRelative(${e}, ${path.code()}, ${this.inHelper}); }`,
+      'T = W.T; i = W.i; S = W.S;',
+    );
+    if (this.info.uses64) this.enc.push("TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');");
+    this.room(room);
   }
 
   /** Emits the decoding of `d`; returns a name or an expression for its value. */
   take(d) {
+    if (this.helps(d, d)) return this.takeHelper(d);
+    this.level++;
     const expr = TYPES.get(d.type).emitTake(this, d);
+    this.level--;
     if (/^[A-Za-z_$][\w$]*$/.test(expr)) return expr;
     const v = this.fresh('v');
     this.dec.push(`const ${v} = ${expr};`);
+    return v;
+  }
+
+  takeHelper(d) {
+    const h = this.helper(d);
+    if (!h.take) {
+      h.take = true;
+      let result;
+      const body = this.inner('dec', () => {
+        result = TYPES.get(d.type).emitTake(this, d);
+      });
+      const views = this.info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : '';
+      this.functions.push(`function take_${h.name}() {
+  const T = W.T; let i = W.i; const S = W.S; let p = W.p; const bytes = W.bytes;
+  ${views}
+  ${body.join('\n  ')}
+  W.i = i; W.p = p;
+  return ${result};
+}`);
+    }
+    const v = this.fresh('v');
+    this.dec.push('W.i = i; W.p = p;', `const ${v} = take_${h.name}();`, 'i = W.i; p = W.p;');
     return v;
   }
 
@@ -152,7 +251,7 @@ class Generator {
     const c = this.fresh('c');
     this.enc.push(
       `const ${c} = G.encoder(T, i, S, B);`,
-      `try { ${c}.put(${this.constant(d)}, ${x}); } catch (e) { throw e === ${c}.thrown ? rt.rebase(e, ${path.code()}) : e; }`,
+      `try { ${c}.put(${this.constant(d)}, ${x}); } catch (e) { if (e === ${c}.thrown) ${this.raise(`rt.rebase(e, ${path.code()})`)} throw e; }`,
       `T = ${c}.T; i = ${c}.i; S = ${c}.S;`,
     );
     if (this.info.uses64) this.enc.push("TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');");
@@ -186,7 +285,7 @@ function generate(descriptor, info, G) {
     if (layout.blobs) {
       decls.push('const B = [];');
       args.push('B');
-    } else if (info.handsOff) {
+    } else if (info.handsOff || g.split) {
       decls.push('const B = undefined;');
     }
   }
@@ -197,6 +296,7 @@ function generate(descriptor, info, G) {
   // large keep coming, and given back after the first call that needs less than a quarter
   // of it (decode does the same natively: src/binding.rs, decode_bytes).
   const source = `'use strict';
+${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, bytes: null };' : ''}
 ${g.functions.join('\n')}
 function marshal(v) {
   if (st.busy) return rt.reenter(marshal, v);
@@ -207,6 +307,7 @@ function marshal(v) {
   try {
     if (T.length < ${minimum}) ${g.grow(minimum)}
     ${decls.join('\n    ')}
+    ${g.split ? 'W.B = B;' : ''}
     ${g.enc.join('\n    ')}
     // A slab detached from under us (ArrayBuffer#transfer on Node 22) is replaced first.
     if (st.out.byteLength === 0) rt.checkBuffers();
@@ -244,6 +345,7 @@ function decode(bytes) {
   // overwrite the slots this decode still reads.
   st.busy = true;
   try {
+    ${g.split ? 'W.T = T; W.S = S; W.bytes = bytes;' : ''}
     ${g.dec.join('\n    ')}
     return ${result};
   } finally {

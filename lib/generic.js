@@ -117,6 +117,20 @@ class Marshaller {
    * (with its deeper path) when exactly one variant takes values of that kind, else one
    * naming every variant.
    */
+  /**
+   * The error for a value no variant of union `d` accepts (see `unionError`), returned;
+   * an error a user's getter throws meanwhile propagates.
+   */
+  unionErrorOf(d, x, path) {
+    try {
+      this.unionError(d, x, path, 0, this);
+    } catch (e) {
+      if (e === this.thrown) return e;
+      throw e;
+    }
+    return undefined;
+  }
+
   unionError(d, x, path, depth = 0, owner = null) {
     const kinds = d.variants.filter((v) => sameKind(v, x, this));
     if (kinds.length === 1) {

@@ -324,6 +324,25 @@ function rebase(e, path) {
   return e;
 }
 
+// Errors a generated helper function throws carry paths relative to the value it was
+// given; they are tagged, so that its caller rebases them (and only them: an error a
+// user's getter throws passes through untouched).
+const RELATIVE = Symbol('shorn.relative');
+function relative(e) {
+  if (e instanceof ShornError) e[RELATIVE] = true;
+  return e;
+}
+
+// In the caller of a helper: rebases a tagged error onto `path`; `keep` keeps the tag
+// when the caller is itself a helper.
+function rebaseRelative(e, path, keep) {
+  if (e instanceof ShornError && e[RELATIVE] === true) {
+    rebase(e, path);
+    if (!keep) delete e[RELATIVE];
+  }
+  return e;
+}
+
 // A decoded Map that holds fewer entries than the message: two keys were the same.
 function repeatedKey(offset, path) {
   return new ShornError('ERR_SHORN_MALFORMED', `malformed input at offset ${offset} (${path}): a key appears twice`, {
@@ -366,6 +385,8 @@ module.exports = {
   checkStrict,
   strictError,
   rebase,
+  relative,
+  rebaseRelative,
   repeatedKey,
   pathKey,
   invalid,

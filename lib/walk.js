@@ -9,8 +9,13 @@ const { TYPES } = require('./types');
 // a circular descriptor must not overflow the stack here first.
 const MAX_DEPTH = 64;
 
-// The most arguments one native call carries (src/binding.rs, MAX_ARGS).
+// The most arguments one native call carries (src/binding/mod.rs, MAX_ARGS).
 const MAX_ARGS = 16;
+
+// Schemas of more descriptors than this get their generated code split into a function
+// per object shape (lib/codegen.js, `helps`): twitter's statuses (~300 descriptors) and
+// github_events (~700) made functions V8 optimized late or never; nestedEvent has 16.
+const SPLIT_NODES = 120;
 
 /** Calls `visit(d, path, def)` for `d` and every descriptor under it, parents first. */
 function walk(d, visit, path = '$', depth = 0) {
@@ -29,7 +34,8 @@ function walk(d, visit, path = '$', depth = 0) {
  * `paths` (node -> its static path, `[]` for any item), `refs` (ref node -> the
  * recursive node it names), `layout` (strings and byte arrays as positional arguments
  * when their number is fixed and small, else one concatenated string and one array),
- * `uses64` (int64/uint64 present), `handsOff` (recursive or json present).
+ * `uses64` (int64/uint64 present), `handsOff` (recursive or json present), `split` (a
+ * large schema, generated as one function per object shape).
  */
 function analyze(descriptor) {
   const paths = new Map();
@@ -39,10 +45,12 @@ function analyze(descriptor) {
   let fixed = true;
   let uses64 = false;
   let handsOff = false;
+  let nodes = 0;
   const scopes = [];
   (function visit(d, path, inVariable, depth) {
     if (depth > MAX_DEPTH) return;
     const def = TYPES.get(d.type);
+    nodes++;
     paths.set(d, path);
     if (def.strings || def.blobs) {
       strings += def.strings || 0;
@@ -65,8 +73,10 @@ function analyze(descriptor) {
     for (const [child, segment] of def.children(d)) visit(child, path + segment, inVariable || def.variable === true, depth + 1);
     if (d.type === 'recursive') scopes.pop();
   })(descriptor, '$', false, 0);
-  const positional = fixed && strings + blobs <= MAX_ARGS;
-  return { paths, refs, layout: { positional, strings, blobs }, uses64, handsOff };
+  const split = nodes > SPLIT_NODES;
+  // Helper functions pass strings on in one concatenated string.
+  const positional = fixed && strings + blobs <= MAX_ARGS && !split;
+  return { paths, refs, layout: { positional, strings, blobs }, uses64, handsOff, split };
 }
 
 module.exports = { walk, analyze, MAX_ARGS };

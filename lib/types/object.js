@@ -68,7 +68,8 @@ module.exports = [
       }
       if (d.strict) {
         const names = g.constant(new Set(d.fields.map((f) => f.name)));
-        g.enc.push(`rt.checkStrict(${x}, ${names}, ${path.code()});`);
+        const error = g.fresh('e');
+        g.enc.push(`const ${error} = rt.strictError(${x}, ${names}, ${path.code()});`, `if (${error} !== null) ${g.raise(error)}`);
       }
     },
     emitTake(g, d) {

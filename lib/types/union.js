@@ -50,7 +50,7 @@ module.exports = [
         g.put(variant, x, path, room);
         g.enc.push('}');
       });
-      g.enc.push(`else G.unionError(${g.constant(d)}, ${x}, ${path.code()});`);
+      g.enc.push(`else ${g.raise(`G.unionErrorOf(${g.constant(d)}, ${x}, ${path.code()})`)}`);
     },
     emitTake: emitTakeVariants,
     test: (d, x, c) => d.variants.some((v) => c.test(v, x)),
@@ -111,7 +111,7 @@ module.exports = [
         g.enc.push('break;', '}');
       });
       g.enc.push(
-        `default: throw rt.invalid(${path.field(d.key).code()}, ${g.constant(tagsExpected(d))}, ${tag});`,
+        `default: ${g.raise(`rt.invalid(${path.field(d.key).code()}, ${g.constant(tagsExpected(d))}, ${tag})`)}`,
         '}',
       );
     },

@@ -743,8 +743,8 @@ unsafe extern "C" fn decode(env: napi_env, info: sys::napi_callback_info) -> nap
         match nodeapi::cb_info::<1>(env, info) {
             Ok(([input], _, data)) => {
                 let bound = bound_of(data);
-                let result = match nodeapi::typed_array(env, input) {
-                    Some((TypedarrayType::uint8_array, ptr, len)) => {
+                let result = match nodeapi::uint8_view(env, input) {
+                    Ok(Some((ptr, len, shared))) => {
                         let bytes = if len == 0 || ptr.is_null() {
                             &[][..]
                         } else {
@@ -752,21 +752,19 @@ unsafe extern "C" fn decode(env: napi_env, info: sys::napi_callback_info) -> nap
                             // for the call (no JS runs until we return).
                             std::slice::from_raw_parts(ptr as *const u8, len)
                         };
-                        match nodeapi::is_shared_view(env, input) {
+                        if shared {
                             // Another thread may write a shared view while the engine reads
                             // it (some bytes twice: to validate, then to transcode), so it
                             // decodes a copy, read once.
-                            Ok(true) => {
-                                // The copy is the point, which clippy cannot see.
-                                #[allow(clippy::unnecessary_to_owned)]
-                                let copy = bytes.to_vec();
-                                decode_call(env, bound, Input::Bytes(&copy))
-                            }
-                            Ok(false) => decode_call(env, bound, Input::Bytes(bytes)),
-                            Err(e) => Err(e),
+                            #[allow(clippy::unnecessary_to_owned)]
+                            let copy = bytes.to_vec();
+                            decode_call(env, bound, Input::Bytes(&copy))
+                        } else {
+                            decode_call(env, bound, Input::Bytes(bytes))
                         }
                     }
-                    _ => Err(Fail::Invalid("decode: expected a Uint8Array")),
+                    Ok(None) => Err(Fail::Invalid("decode: expected a Uint8Array")),
+                    Err(e) => Err(e),
                 };
                 finish(env, Some(&bound.shared), result)
             }

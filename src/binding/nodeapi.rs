@@ -350,34 +350,44 @@ pub unsafe fn typed_array(
     (status == Status::napi_ok).then_some((kind, data, len))
 }
 
-/// Whether the typed array `value` is a view of a SharedArrayBuffer (which another
-/// thread may write at any time). Node-API 9 has no test for one, but it tells an
-/// ArrayBuffer apart from everything else.
+/// A Uint8Array's memory, and whether it is a view of a SharedArrayBuffer (which another
+/// thread may write at any time); None if `value` is not a Uint8Array. One call gives
+/// both: N-API looks the buffer up for the data pointer anyway, and Node-API 9 has no test
+/// for a shared one, but it tells an ArrayBuffer apart from everything else.
 ///
 /// # Safety
-/// `env` must be live and `value` a typed array of it.
-pub unsafe fn is_shared_view(env: napi_env, value: napi_value) -> NResult<bool> {
+/// `env` must be live and `value` a value of it.
+#[inline(always)]
+pub unsafe fn uint8_view(
+    env: napi_env,
+    value: napi_value,
+) -> NResult<Option<(*mut c_void, usize, bool)>> {
+    let mut kind = 0;
+    let mut len = 0;
+    let mut data = ptr::null_mut();
     let mut buffer = ptr::null_mut();
-    // SAFETY: out-pointers are valid locals.
+    // SAFETY: out-pointers are valid locals; a non-typed-array gives an error status.
     let status = unsafe {
         sys::napi_get_typedarray_info(
             env,
             value,
-            ptr::null_mut(),
-            ptr::null_mut(),
-            ptr::null_mut(),
+            &mut kind,
+            &mut len,
+            &mut data,
             &mut buffer,
             ptr::null_mut(),
         )
     };
-    check(status, "napi_get_typedarray_info")?;
+    if status != Status::napi_ok || kind != TypedarrayType::uint8_array {
+        return Ok(None);
+    }
     let mut plain = false;
     // SAFETY: `buffer` is the view's buffer; a valid out-pointer.
     check(
         unsafe { sys::napi_is_arraybuffer(env, buffer, &mut plain) },
         "napi_is_arraybuffer",
     )?;
-    Ok(!plain)
+    Ok(Some((data, len, !plain)))
 }
 
 /// The data pointer and byte length of an ArrayBuffer, or None if `value` is not one.
