@@ -41,6 +41,26 @@ class Codec {
     this.decode = functions.decode;
     Object.freeze(this);
   }
+
+  /** A Transform from values to framed bytes (docs/FORMAT.md, "Framing"): `{ checksum }`. */
+  encoder(options) {
+    return new (require('./lib/stream').FrameEncoder)(this, options);
+  }
+
+  /** A Transform from framed bytes to values: `{ maxFrameBytes, checksum }`. */
+  decoder(options) {
+    return new (require('./lib/stream').FrameDecoder)(this, options);
+  }
+
+  /** Frames every value of `values` into one Buffer: `{ checksum }`. */
+  encodeFrames(values, options) {
+    return require('./lib/framing').encodeFrames(this, values, options);
+  }
+
+  /** Decodes every frame of `bytes`, which must end between frames: `{ maxFrameBytes, checksum }`. */
+  decodeFrames(bytes, options) {
+    return require('./lib/framing').decodeFrames(this, bytes, options);
+  }
 }
 
 // A builder passed uncalled (`t.string` for `t.string()`) would vanish in JSON.stringify
