@@ -172,8 +172,10 @@ class FrameReader {
     const { checksum, maxFrameBytes, decode, emit, scratch } = this;
     const trailer = checksum ? CHECKSUM_BYTES : 0;
     let frame = this.frame;
-    // `base`: the stream offset of chunk[0].
+    // `base`: the stream offset of chunk[0]; `need`: the whole length of a frame left
+    // unfinished at the end of the chunk (-1 while its header is unfinished too).
     const base = this.offset - pos;
+    let need = -1;
     try {
       while (pos < end) {
         let length = chunk[pos];
@@ -185,7 +187,10 @@ class FrameReader {
         }
         if (length > maxFrameBytes) throw this.overLimit(frame, base + pos, length);
         const stop = at + length + trailer;
-        if (stop > end) break;
+        if (stop > end) {
+          need = stop - pos;
+          break;
+        }
         if (checksum) verify(chunk, at, at + length, frame, base + pos);
         let value;
         try {
@@ -209,6 +214,7 @@ class FrameReader {
       // The start of a frame: copied, so a small tail does not keep a large chunk alive.
       this.parts.push(Buffer.from(new Uint8Array(memory, start + pos, end - pos)));
       this.held = end - pos;
+      this.need = need;
     }
   }
 
@@ -271,13 +277,14 @@ class FrameReader {
   /** Checks that the bytes ended between frames; throws ERR_SHORN_TRUNCATED if not. */
   end() {
     if (this.failed || this.held === 0) return;
-    const held = this.held;
-    const what = this.need < 0 ? 'its length' : `${this.need} bytes`;
+    const { held, need } = this;
     const error = frameError(
       'ERR_SHORN_TRUNCATED',
       this.frame,
       this.offset,
-      `the stream ended inside the frame (${held} bytes of ${what})`,
+      need < 0
+        ? `the bytes ended inside the frame's length (${held} byte${held === 1 ? '' : 's'})`
+        : `the bytes ended after ${held} of the frame's ${need} bytes`,
     );
     this.release();
     this.failed = true;

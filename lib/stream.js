@@ -5,6 +5,7 @@
 // decoder with `for await`.
 
 const { Transform } = require('node:stream');
+const { ShornError } = require('./errors');
 const { frameOptions, headerBytes, writeHeader, writeChecksum, atFrame, FrameReader, CHECKSUM_BYTES } = require('./framing');
 
 // The encoder gathers the frames written in one turn of the event loop into Buffers of
@@ -45,6 +46,18 @@ class Deferred {
     this.error = null;
     this.callback = null;
   }
+}
+
+// `push(null)` ends an object-mode stream, and `write(null)` throws (Node's
+// ERR_STREAM_NULL_VALUES), so a stream cannot carry a null value; encodeFrames and
+// decodeFrames can.
+function nullFrame(frame) {
+  const error = new ShornError(
+    'ERR_SHORN_INVALID',
+    `frame ${frame}: the message decodes to null, which a Node stream cannot carry (null ends an object-mode stream); use decodeFrames, or a root type that is not null`,
+  );
+  error.frame = frame;
+  return error;
 }
 
 /** Values in, framed bytes out. Made by `codec.encoder({ checksum })`. */
@@ -139,7 +152,10 @@ class FrameDecoder extends Transform {
   constructor(codec, options) {
     const checked = frameOptions('decoder', options, true);
     super({ readableObjectMode: true });
-    this.reader = new FrameReader(codec, checked, (value) => this.push(value));
+    this.reader = new FrameReader(codec, checked, (value) => {
+      if (value === null) throw nullFrame(this.reader.frame - 1);
+      this.push(value);
+    });
     this.deferred = new Deferred();
   }
 
