@@ -1,4 +1,5 @@
 /// <reference types="node" />
+import type { Transform } from 'node:stream';
 // Types for shorn. Descriptors are plain JSON values (docs/FORMAT.md, "Descriptors");
 // `Infer<typeof schema>` gives the JS type a schema encodes and decodes.
 
@@ -374,6 +375,52 @@ export declare class Codec<D extends Descriptor = Descriptor> {
   encodeInto(value: InferInput<D>, target: Uint8Array, offset?: number): number;
   /** Decodes one whole message (any Uint8Array view, Buffers included). */
   decode(bytes: Uint8Array): Infer<D>;
+  /**
+   * A Transform from values to framed bytes (docs/FORMAT.md, "Framing"). A value that does
+   * not match is a ShornError on the stream with `frame`.
+   */
+  encoder(options?: FrameOptions): FrameEncoder<InferInput<D>>;
+  /**
+   * A Transform from framed bytes, in chunks of any size, to values; read it with
+   * `for await`. A bad frame is a ShornError on the stream with `frame`, after the values
+   * of the frames before it.
+   */
+  decoder(options?: DecodeFrameOptions): FrameDecoder<Infer<D>>;
+  /** Frames every value into one Buffer. */
+  encodeFrames(values: Iterable<InferInput<D>>, options?: FrameOptions): Buffer;
+  /** Decodes every frame of `bytes`, which must end between frames. */
+  decodeFrames(bytes: Uint8Array, options?: DecodeFrameOptions): Infer<D>[];
+}
+
+export interface FrameOptions {
+  /** Each message is followed by its CRC-32C, checked before it is decoded (default false). */
+  checksum?: boolean;
+}
+
+export interface DecodeFrameOptions extends FrameOptions {
+  /**
+   * The longest message a frame may declare (default 16 MiB, at most 2^32 - 1); a longer
+   * one is ERR_SHORN_LIMIT as soon as its length is read.
+   */
+  maxFrameBytes?: number;
+}
+
+/** Values in (object mode), framed bytes out. */
+export interface FrameEncoder<T> extends Transform {
+  /** The index of the next frame. */
+  readonly frame: number;
+  write(value: T, callback?: (error: Error | null | undefined) => void): boolean;
+  write(value: T, encoding: BufferEncoding, callback?: (error: Error | null | undefined) => void): boolean;
+}
+
+/** Framed bytes in, values out (object mode). */
+export interface FrameDecoder<T> extends Transform {
+  /** The index of the next frame. */
+  readonly frame: number;
+  /** The bytes held for a frame not yet complete (0 after an error or destroy). */
+  readonly bufferedBytes: number;
+  read(size?: number): T | null;
+  [Symbol.asyncIterator](): AsyncIterableIterator<T>;
 }
 
 /** Compiles a descriptor into a native handle with its marshalling code. */
@@ -403,4 +450,6 @@ export declare class ShornError extends Error {
   readonly path?: string;
   /** Byte offset into the input, for decode errors. */
   readonly offset?: number;
+  /** The index of the frame (from 0), for errors of framed streams and batches. */
+  readonly frame?: number;
 }
