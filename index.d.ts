@@ -449,6 +449,10 @@ export interface FrameDecoder<T> extends Transform {
 /** Reads one writer schema's bytes as values of the reader's schema. */
 export interface Reader<D extends Descriptor = Descriptor> {
   decode(bytes: Uint8Array): Infer<D>;
+  /** A Transform from framed bytes of the writer's messages to the reader's values. */
+  decoder(options?: DecodeFrameOptions): FrameDecoder<Infer<D>>;
+  /** Decodes every frame of `bytes` (the writer's messages) as the reader's values. */
+  decodeFrames(bytes: Uint8Array, options?: DecodeFrameOptions): Infer<D>[];
   readonly readerFingerprint: string;
   readonly writerFingerprint: string;
 }

@@ -209,6 +209,16 @@ class Reader {
     this.decode = decode;
     Object.freeze(this);
   }
+
+  /** A Transform from framed bytes of the writer's messages to the reader's values. */
+  decoder(options) {
+    return new (require('./lib/stream').FrameDecoder)(this, options);
+  }
+
+  /** Decodes every frame of `bytes` (the writer's messages) as the reader's values. */
+  decodeFrames(bytes, options) {
+    return require('./lib/framing').decodeFrames(this, bytes, options);
+  }
 }
 
 function codecOf(schema) {

@@ -40,3 +40,11 @@ try {
     void frame;
   }
 }
+
+// A reader of an older writer's frames, as the reader's values.
+const Old = t.object({ id: t.uint32(), kind: t.enum(['a', 'b']) });
+const fromOld = codec.reader(Old);
+const olds: Event[] = fromOld.decodeFrames(compile(Old).encodeFrames([{ id: 1, kind: 'b' }]));
+const oldStream: FrameDecoder<Event> = fromOld.decoder({ checksum: false });
+void olds;
+void oldStream;
