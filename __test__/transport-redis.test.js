@@ -3,7 +3,9 @@
 // with the ioredis client. Each stream entry holds one shorn message in a binary field.
 // Producers XADD, a consumer group of two consumers XREADGROUP and XACK: every event is
 // delivered to exactly one consumer, none lost; a bad entry is reported with its entry id
-// and its index in the stream, acknowledged, and the consumers go on.
+// and its index in the stream, acknowledged, and the consumers go on. Version skew:
+// producers on v1 and v2 write self-identifying envelopes (createRegistry), and a consumer
+// on v2 reads both.
 
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -141,5 +143,98 @@ test('Redis Streams: every bad entry is reported with its id and index, and the 
   } finally {
     producer.disconnect();
     consumer.disconnect();
+  }
+});
+
+test('Redis Streams: producers on v1 and v2, a consumer on v2 through a registry of envelopes', async () => {
+  const { t, createRegistry } = require('..');
+  const V1 = t.object({ id: t.uint32(), user: t.string(), score: t.uint16() });
+  const V2 = t.object({ user: t.string(), id: t.uint32(), score: t.uint32(), region: t.default(t.enum(['eu', 'us']), 'eu') });
+  const V3 = t.object({ id: t.uint32(), user: t.string(), score: t.uint32(), region: t.string(), extra: t.bytes() });
+  // Each side knows the writers it deals with: old producers only v1; the consumer v1 and v2.
+  const producerV1 = createRegistry([V1]);
+  const producerV2 = createRegistry([V2]);
+  const producerV3 = createRegistry([V3]);
+  const consumerSide = createRegistry([V1, V2]);
+
+  const p1 = client();
+  const p2 = client();
+  const consumer = client();
+  try {
+    const stream = 'skew';
+    await p1.xgroup('CREATE', stream, 'workers', '$', 'MKSTREAM');
+    const count = 2000;
+    // Interleaved: even ids from the v1 producer, odd from v2; a few entries no consumer
+    // can read (a v3 writer it does not know, JSON by mistake, a bare message without an
+    // envelope).
+    const expected = [];
+    const entries = [];
+    for (let id = 0; id < count; id++) {
+      if (id % 2 === 0) {
+        entries.push({ conn: p1, bytes: producerV1.encode(V1, { id, user: `u${id}`, score: id % 65536 }) });
+        expected.push({ user: `u${id}`, id, score: id % 65536, region: 'eu' });
+      } else {
+        entries.push({ conn: p2, bytes: producerV2.encode(V2, { user: `ü${id}`, id, score: 100000 + id, region: 'us' }) });
+        expected.push({ user: `ü${id}`, id, score: 100000 + id, region: 'us' });
+      }
+    }
+    const bad = new Map([
+      [500, { bytes: producerV3.encode(V3, { id: 500, user: 'x', score: 1, region: 'mars', extra: new Uint8Array(3) }), code: 'ERR_SHORN_UNKNOWN_SCHEMA' }],
+      [501, { bytes: Buffer.from(JSON.stringify({ id: 501 })), code: 'ERR_SHORN_MALFORMED', message: /not a shorn envelope/ }],
+      [1502, { bytes: require('..').compile(V1).encode({ id: 1502, user: 'y', score: 2 }), code: 'ERR_SHORN_MALFORMED', message: /not a shorn envelope/ }],
+    ]);
+    for (const [i, b] of bad) entries[i].bytes = b.bytes;
+
+    const received = [];
+    const faults = [];
+    let produced = false;
+    const running = (async () => {
+      for (;;) {
+        const reply = await consumer.xreadgroupBuffer('GROUP', 'workers', 'c0', 'COUNT', 100, 'BLOCK', 50, 'STREAMS', stream, '>');
+        if (reply === null) {
+          if (produced) return;
+          continue;
+        }
+        const [[, list]] = reply;
+        for (const [rawId, fields] of list) {
+          try {
+            received.push(consumerSide.decode(fields[1], V2));
+          } catch (error) {
+            faults.push({ id: rawId.toString(), error });
+          }
+        }
+        await consumer.xack(stream, 'workers', ...list.map(([rawId]) => rawId));
+      }
+    })();
+    // Both producers write concurrently, each its own entries in order.
+    const ids = new Array(count);
+    await Promise.all(
+      [p1, p2].map(async (conn) => {
+        for (let i = 0; i < count; i++) {
+          if (entries[i].conn !== conn) continue;
+          ids[i] = (await conn.xaddBuffer(stream, '*', 'm', entries[i].bytes)).toString();
+        }
+      }),
+    );
+    produced = true;
+    await running;
+
+    const index = new Map(ids.map((id, i) => [id, i]));
+    assert.deepStrictEqual(
+      faults.map((f) => index.get(f.id)).sort((a, b) => a - b),
+      [...bad.keys()],
+    );
+    for (const f of faults) {
+      const b = bad.get(index.get(f.id));
+      assert.equal(f.error.code, b.code, f.error.message);
+      if (b.message) assert.match(f.error.message, b.message);
+    }
+    const good = expected.filter((_, i) => !bad.has(i));
+    assert.deepStrictEqual(
+      received.sort((a, b) => a.id - b.id),
+      good,
+    );
+  } finally {
+    for (const c of [p1, p2, consumer]) c.disconnect();
   }
 });
