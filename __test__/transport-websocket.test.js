@@ -182,3 +182,11 @@ test('WebSocket: every bad message is reported with its index, and the connectio
     server.close();
   }
 });
+
+test('examples/websocket.js runs: 1,000 events acknowledged in order, the bad message reported with its index', () => {
+  const { execFileSync } = require('node:child_process');
+  const path = require('node:path');
+  const out = execFileSync(process.execPath, [path.join(__dirname, '..', 'examples', 'websocket.js')], { encoding: 'utf8', timeout: 20_000 });
+  assert.match(out, /sent 1000 events in 1000 binary messages; 1000 acknowledged in order: true/);
+  assert.match(out, /bad message: \{\n {2}id: 1000,\n {2}ok: false,\n {2}error: 'ERR_SHORN_TRUNCATED: /);
+});
