@@ -44,6 +44,7 @@ class Codec {
     this.encodeInto = functions.encodeInto;
     this.decode = functions.decode;
     SETTINGS.set(this, settings);
+    rt.frameDecoders.set(this, functions.decodeFrames);
     Object.freeze(this);
   }
 
@@ -201,12 +202,13 @@ function assemble(descriptor, text, settings, overrides) {
 
 /** What `codec.reader(writer)` returns: decodes the writer's bytes as the reader's values. */
 class Reader {
-  constructor(reader, writer, decode) {
+  constructor(reader, writer, decode, decodeFrames) {
     /** The reader's fingerprint. */
     this.readerFingerprint = reader.fingerprint;
     /** The fingerprint of the schema the bytes were written with. */
     this.writerFingerprint = writer.fingerprint;
     this.decode = decode;
+    rt.frameDecoders.set(this, decodeFrames);
     Object.freeze(this);
   }
 
@@ -243,11 +245,11 @@ function readerOf(codec, writer) {
     error.problems = problems;
     throw error;
   }
-  if (same) return new Reader(codec, w, codec.decode);
+  if (same) return new Reader(codec, w, codec.decode, rt.frameDecoders.get(codec));
   // The writer's program and take code, with the overrides spliced in, compiled with the
   // reader's limits; its own copy of the descriptor, so the overrides' keys are its nodes.
   const { functions } = assemble(w.schema, JSON.stringify(w.schema), settings, overrides);
-  return new Reader(codec, w, functions.decode);
+  return new Reader(codec, w, functions.decode, functions.decodeFrames);
 }
 
 /**

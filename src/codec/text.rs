@@ -97,6 +97,13 @@ pub struct TextBuffer {
     wide: bool,
 }
 
+/// A position in a `TextBuffer` (`mark`, `rollback`).
+#[derive(Debug, Clone, Copy)]
+pub struct TextMark {
+    len: usize,
+    wide: bool,
+}
+
 /// The text of a decoded message, borrowed from its `TextBuffer`.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Text<'a> {
@@ -135,6 +142,46 @@ impl TextBuffer {
             2 * self.utf16.len()
         } else {
             self.latin1.len()
+        }
+    }
+
+    /// Bytes the JS string of the units after the first `units` takes, at the text's
+    /// width now (what one message appended to a text shared by a batch adds).
+    #[inline]
+    pub fn byte_size_since(&self, units: usize) -> usize {
+        let added = self.len().saturating_sub(units);
+        if self.wide {
+            2 * added
+        } else {
+            added
+        }
+    }
+
+    /// Where the text is now, to `rollback` to.
+    #[inline]
+    pub fn mark(&self) -> TextMark {
+        TextMark {
+            len: self.len(),
+            wide: self.wide,
+        }
+    }
+
+    /// Drops what was appended after `mark`, narrowing the text back to Latin-1 if it was
+    /// widened since (every unit before the mark then fits a byte).
+    pub fn rollback(&mut self, mark: TextMark) {
+        if self.wide && !mark.wide {
+            self.latin1.clear();
+            self.latin1.extend(
+                self.utf16[..mark.len.min(self.utf16.len())]
+                    .iter()
+                    .map(|&u| u as u8),
+            );
+            self.utf16.clear();
+            self.wide = false;
+        } else if self.wide {
+            self.utf16.truncate(mark.len);
+        } else {
+            self.latin1.truncate(mark.len);
         }
     }
 
