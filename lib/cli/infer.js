@@ -323,12 +323,13 @@ function isoDate(s) {
 }
 
 // The shape of an object, for telling kinds of objects apart: its key paths, three levels
-// deep (array items as `[]`, at most eight items an array). Keys, not the kinds of their
-// values: a field that is sometimes null is a nullable, not a reason for a union.
+// deep (array items as `[]`, at most eight items an array; id-like keys as `*`). Keys, not
+// the kinds of their values: a field that is sometimes null is a nullable, not a reason
+// for a union.
 function shapeOf(x, prefix = '', depth = 0, out = new Set()) {
   for (const k of Object.keys(x)) {
     const v = x[k];
-    const path = `${prefix}${k}`;
+    const path = `${prefix}${ID_KEY.test(k) ? '*' : k}`;
     out.add(path);
     if (depth >= 2 || v === null || typeof v !== 'object') continue;
     if (!Array.isArray(v)) shapeOf(v, `${path}.`, depth + 1, out);

@@ -298,12 +298,14 @@ async function readMessage(file, options, progress) {
 
 function jsonError(file, e) {
   const { JsonSyntaxError } = require('./json');
-  if (e instanceof JsonSyntaxError) return dataError(`${displayName(file)}:${e.line}:${e.column}: invalid JSON: ${e.reason}`);
-  return e;
+  if (!(e instanceof JsonSyntaxError)) return e;
+  const more = e.reason === 'Unexpected data after the JSON value' ? 'this command takes one JSON value (NDJSON is for infer and size)' : undefined;
+  return dataError(`${displayName(file)}:${e.line}:${e.column}: invalid JSON: ${e.reason}`, more);
 }
 
-/** The JSON values of a file: `[{ value, line }]`. */
+/** The JSON values of a file: `[{ value, line }]`. A .ndjson or .jsonl file is NDJSON. */
 async function readJson(file, progress, { ndjson = 'auto', exactIntegers = false } = {}) {
+  if (ndjson === 'auto' && /\.(?:ndjson|jsonl)$/i.test(file || '')) ndjson = true;
   const bytes = await readBytes(file, progress);
   progress.phase('parsing');
   const { parseValues } = require('./json');
