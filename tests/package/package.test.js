@@ -157,12 +157,12 @@ describe('the linux-x64-gnu binary', () => {
 });
 
 describe('the published tarballs', () => {
-  test('the main package holds the JS API, its types, docs, README and LICENSE, and no Rust or binary', () => {
+  test('the main package holds the JS API, its types, the shorn command, docs, README and LICENSE, and no Rust or binary', () => {
     assert.deepEqual(
       packed.main.files.filter((f) => !f.startsWith('lib/') && !f.startsWith('docs/')).sort(),
-      ['LICENSE', 'README.md', 'index.d.ts', 'index.js', 'index.mjs', 'package.json'],
+      ['LICENSE', 'README.md', 'bin/shorn.js', 'index.d.ts', 'index.js', 'index.mjs', 'package.json'],
     );
-    for (const f of ['lib/addon.js', 'docs/DESIGN.md', 'docs/FORMAT.md', 'docs/BENCHMARKS.md']) assert.ok(packed.main.files.includes(f), f);
+    for (const f of ['lib/addon.js', 'lib/cli/main.js', 'docs/DESIGN.md', 'docs/FORMAT.md', 'docs/BENCHMARKS.md', 'docs/CLI.md']) assert.ok(packed.main.files.includes(f), f);
     for (const f of packed.main.files) {
       assert.doesNotMatch(f, /\.(node|rs|so)$|^target\/|^src\/|Cargo\.(toml|lock)$/, `${f} must not be published`);
     }
@@ -277,6 +277,26 @@ describe('npm install of the two tarballs, with no cargo and no network', () => 
         assert.equal(out.isError, true);
       }
     }
+  });
+
+  test('the shorn command is installed (node_modules/.bin/shorn) and infers, encodes and decodes on Node 20, 22 and 24', () => {
+    const link = path.join(app, 'node_modules', '.bin', 'shorn');
+    assert.ok(fs.existsSync(link), 'npm linked the bin');
+    assert.ok((fs.statSync(link).mode & 0o111) !== 0, 'executable');
+    const script = fs.realpathSync(link);
+    assert.equal(script, path.join(fs.realpathSync(app), 'node_modules', 'shorn', 'bin', 'shorn.js'));
+    fs.writeFileSync(path.join(app, 'event.json'), JSON.stringify(EXPECTED));
+    for (const node of nodes) {
+      assert.match(run(node.bin, [script, '--help'], { cwd: app }), /^ {2}infer {4}/m, `Node ${node.version}`);
+      const schema = run(node.bin, [script, 'infer', 'event.json', '-o', 'event.schema.json'], { cwd: app });
+      assert.equal(schema, '');
+      const hex = run(node.bin, [script, 'encode', '--schema', 'event.schema.json', '--hex', 'event.json'], { cwd: app });
+      const back = run(node.bin, [script, 'decode', '--schema', 'event.schema.json', '--hex'], { cwd: app, input: hex });
+      assert.deepEqual(JSON.parse(back), EXPECTED, `Node ${node.version}`);
+    }
+    // Run through the link itself, as `npx shorn` does (its #! line finds node on the PATH).
+    const viaLink = spawnSync(link, ['--version'], { cwd: app, encoding: 'utf8', env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` } });
+    assert.equal(viaLink.stdout.trim(), main.version, viaLink.stderr);
   });
 
   test("cold require('shorn') plus the first compile works from the installed package (its time is reported)", (t) => {
