@@ -157,8 +157,12 @@ class Printer {
         const variants = d.variants.map((x) => this.print(x, inner));
         return `t.discriminatedUnion(${JSON.stringify(d.key)}, [\n${variants.map((v, k) => `${inner}${v},${this.comment(d.variants[k])}`).join('\n')}\n${indent}])`;
       }
-      case 'enum':
-        return `t.enum(${this.list(d.values.map((v) => JSON.stringify(v)), indent, '[', ']')})`;
+      case 'enum': {
+        // The options a newer t.enum takes (a `default` for schema evolution), kept.
+        const options = Object.keys(d).filter((k) => k !== 'type' && k !== 'values');
+        const rest = options.length ? `, { ${options.map((k) => `${propertyKey(k)}: ${JSON.stringify(d[k])}`).join(', ')} }` : '';
+        return `t.enum(${this.list(d.values.map((v) => JSON.stringify(v)), indent, '[', ']')}${rest})`;
+      }
       case 'literal':
         return `t.literal(${JSON.stringify(d.value)})`;
       case 'default':
