@@ -370,6 +370,7 @@ module.exports = {
   targetOffset,
   outputInto,
   inputLength,
+  inputView,
   isPlainBytes,
   isBytes,
   decodeCall,
