@@ -109,7 +109,10 @@ class Inference {
       if (float32 && Math.fround(n) !== n) float32 = false;
     }
     if (integers && safe) return integerType(min, max);
-    if (integers && o.int64 && min >= -(2 ** 63) && max < 2 ** 64 && (min >= 0 || max < 2 ** 63)) {
+    // JSON.parse has rounded these, so the bounds take the doubles that the extremes
+    // round to (2^64 - 1 parses as 2^64); encode reads them exactly, and names any value
+    // that really is out of range.
+    if (integers && o.int64 && min >= -(2 ** 63) && max <= 2 ** 64 && (min >= 0 || max <= 2 ** 63)) {
       return this.note(min >= 0 ? t.uint64() : t.int64(), 'integers beyond 2^53: exact as int64 (decode writes those as strings)');
     }
     if (integers) return this.note(t.float64(), 'integers beyond 2^53, kept as the doubles JSON.parse gives');
