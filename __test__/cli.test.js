@@ -554,6 +554,10 @@ describe('size', () => {
     assert.match(text, /^format +bytes +of JSON +encode +decode$/m);
     assert.match(text, /^shorn +220 +/m);
     assert.match(text, /^JSON \+ brotli q6 /m);
+    // From stdin, with 64-bit integers read exactly (stdin is read once, parsed twice).
+    const big = JSON.parse(ok(['size', '--json', '--no-times', '--ndjson', '-'], { input: '{"id":18446744073709551615,"v":1}\n{"id":5,"v":2.5}\n' }).out);
+    assert.equal(big.messages, 2);
+    assert.equal(big.rows.find((row) => row.format === 'shorn').bytes, 10 + 8 + 1 + 8, 'uint64 (10 bytes, then 1) and float64');
   });
 });
 

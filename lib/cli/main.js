@@ -304,13 +304,17 @@ function jsonError(file, e) {
 }
 
 /** The JSON values of a file: `[{ value, line }]`. A .ndjson or .jsonl file is NDJSON. */
-async function readJson(file, progress, { ndjson = 'auto', exactIntegers = false } = {}) {
-  if (ndjson === 'auto' && /\.(?:ndjson|jsonl)$/i.test(file || '')) ndjson = true;
+async function readJson(file, progress, options = {}) {
   const bytes = await readBytes(file, progress);
+  return parseJson(bytes.toString('utf8'), file, progress, options);
+}
+
+function parseJson(text, file, progress, { ndjson = 'auto', exactIntegers = false } = {}) {
+  if (ndjson === 'auto' && /\.(?:ndjson|jsonl)$/i.test(file || '')) ndjson = true;
   progress.phase('parsing');
   const { parseValues } = require('./json');
   try {
-    return parseValues(bytes.toString('utf8'), { ndjson, exactIntegers, onLine: (done, total) => progress.tick(done, total) });
+    return parseValues(text, { ndjson, exactIntegers, onLine: (done, total) => progress.tick(done, total) });
   } catch (e) {
     throw jsonError(file, e);
   }
@@ -538,7 +542,9 @@ async function runSize(options, files, progress) {
   const quality = options['brotli-quality'] ?? 6;
   if (quality > 11) throw usage('--brotli-quality is 0 to 11');
   const ndjson = options.ndjson ? true : 'auto';
-  const parsed = await readJson(files[0], progress, { ndjson });
+  // Read once (stdin can be read only once), parsed a second time below if exactly.
+  const text = (await readBytes(files[0], progress)).toString('utf8');
+  const parsed = parseJson(text, files[0], progress, { ndjson });
   let codec;
   let forms;
   let inferred = false;
@@ -552,7 +558,7 @@ async function runSize(options, files, progress) {
     forms = formsFor(codec.schema);
     inferred = true;
   }
-  const exact = forms.exact ? await readJson(files[0], progress, { ndjson, exactIntegers: true }) : parsed;
+  const exact = forms.exact ? parseJson(text, files[0], progress, { ndjson, exactIntegers: true }) : parsed;
   const messages = [];
   for (let k = 0; k < parsed.length; k++) {
     const value = forms.fromJson(exact[k].value);
