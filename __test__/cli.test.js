@@ -409,6 +409,224 @@ describe('encode and decode', () => {
   });
 });
 
+describe('encode --stream and decode --stream', () => {
+  const Event = t.nullable(t.object({ id: t.uint64(), kind: t.enum(['a', 'b']), at: t.date(), text: t.string(), xs: t.optional(t.int16Array()) }));
+  const codec = shorn.compile(Event);
+  const schema = () => file('event.schema.json', JSON.stringify(Event));
+  const forms = require('../lib/cli/forms').formsFor(codec.schema);
+  const event = (k) =>
+    k % 97 === 13
+      ? null
+      : {
+          id: k === 5 ? '18446744073709551615' : k * 1000,
+          kind: k % 3 ? 'a' : 'b',
+          at: new Date(Date.UTC(2024, 0, 1, 0, 0, k)).toISOString(),
+          text: k === 7 ? 'x'.repeat(200000) : `event ${k} \u00e9\u{1F600}`,
+          ...(k % 4 ? {} : { xs: [k, -k, 3] }),
+        };
+  const events = Array.from({ length: 3000 }, (_, k) => event(k));
+  const values = events.map((e) => forms.fromJson(e));
+  // NDJSON as people have it: a byte order mark, CRLF line ends, blank lines, no final
+  // newline; one line of 200 KB (several input chunks), 64-bit integers as number literals.
+  const ndjson = `\ufeff${events.map((e, k) => (k === 5 ? JSON.stringify(e).replace('"18446744073709551615"', '18446744073709551615') : JSON.stringify(e))).join('\r\n\n')}`;
+
+  test('NDJSON in, the frames of codec.encodeFrames out, and back to the same NDJSON; stdin to stdout or files', () => {
+    const s = schema();
+    const input = file('events.ndjson', ndjson);
+    const frames = ok(['encode', '--stream', '--schema', s, input]).stdout;
+    assert.ok(frames.length > 3 * 65536, 'several input chunks');
+    assert.deepEqual(frames, codec.encodeFrames(values));
+    assert.deepStrictEqual(codec.decodeFrames(frames), values);
+    assert.deepEqual(ok(['encode', '--stream', '--schema', s], { input: ndjson }).stdout, frames);
+    const back = ok(['decode', '--stream', '--schema', s], { input: frames }).out;
+    assert.equal(back, `${events.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    const out = path.join(dir, 'events.frames');
+    ok(['encode', '--stream', '--schema', s, '-o', out, input]);
+    assert.deepEqual(fs.readFileSync(out), frames);
+    ok(['decode', '--stream', '--schema', s, '-o', path.join(dir, 'back.ndjson'), out]);
+    assert.equal(fs.readFileSync(path.join(dir, 'back.ndjson'), 'utf8'), back);
+    // With --checksum, each frame ends with its CRC-32C.
+    const checked = ok(['encode', '--stream', '--checksum', '--schema', s, input]).stdout;
+    assert.deepEqual(checked, codec.encodeFrames(values, { checksum: true }));
+    assert.equal(ok(['decode', '--stream', '--checksum', '--schema', s], { input: checked }).out, back);
+    // No input is no frames, and no frames no lines.
+    assert.equal(ok(['encode', '--stream', '--schema', s], { input: '' }).stdout.length, 0);
+    assert.equal(ok(['decode', '--stream', '--schema', s], { input: '' }).out, '');
+  });
+
+  test('a line that is not JSON, or does not fit, stops the stream: the frames before it are written, the error names the line and the frame', () => {
+    const s = schema();
+    const lines = events.slice(0, 4).map((e) => JSON.stringify(e));
+    let r = shornCli(['encode', '--stream', '--schema', s], { input: [...lines.slice(0, 2), '', '{"id": 1,', ...lines.slice(2)].join('\n') });
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr, 'shorn: stdin:4:10: invalid JSON: Unexpected end of input (frame 2)\nshorn: the 2 frames before it were written\n');
+    assert.deepStrictEqual(codec.decodeFrames(r.stdout), values.slice(0, 2));
+    r = shornCli(['encode', '--stream', '--schema', s], { input: [lines[0], '{"id":1,"kind":"c","at":0,"text":""}', lines[1]].join('\n') });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^shorn: stdin:2: frame 1: the value does not fit the schema: \$\.kind: expected one of "a", "b"/);
+    assert.match(r.stderr, /\nshorn: the 1 frame before it was written\n$/);
+    assert.deepStrictEqual(codec.decodeFrames(r.stdout), values.slice(0, 1));
+    r = shornCli(['encode', '--stream', '--schema', s], { input: '{"id":-1,"kind":"a","at":0,"text":""}\n' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /frame 0: the value does not fit the schema: \$\.id: .*\nshorn: nothing was written: it is the first value\n$/);
+    assert.equal(r.stdout.length, 0);
+  });
+
+  test('frames that do not decode stop the stream after the values before them, with the frame index, code and offset', () => {
+    const s = schema();
+    const some = values.slice(0, 4);
+    const frames = codec.encodeFrames(some);
+    const checked = codec.encodeFrames(some, { checksum: true });
+    const lengths = some.map((v) => codec.encodeFrames([v]).length);
+    const third = lengths[0] + lengths[1]; // where frame 2 starts
+    const flipped = Buffer.from(checked);
+    flipped[third + 2 * 4 + 3] ^= 0x10; // in frame 2's message (each frame before it has 4 checksum bytes)
+    const badMessage = Buffer.from(frames);
+    badMessage[third + 1] = 0x7f; // frame 2's first message byte: the union index of the nullable
+    const long = codec.encodeFrames([values[0], values[1], values[7]]); // frame 2 holds 200 KB of text
+    const cases = [
+      [frames.subarray(0, third + 3), [], /frame 2: the bytes ended after 3 of the frame's \d+ bytes \(stream offset \d+\) \(ERR_SHORN_TRUNCATED\)/],
+      [flipped, ['--checksum'], /frame 2: checksum mismatch: .* \(ERR_SHORN_MALFORMED\)/],
+      [badMessage, [], /frame 2: malformed input at offset 0 \(\$\): .* \(ERR_SHORN_MALFORMED\)/],
+      [long, ['--max-frame-bytes', '1000'], /frame 2: the frame length \d+ is over maxFrameBytes \(\d+\) .*\(ERR_SHORN_LIMIT\)/],
+    ];
+    for (const [input, args, message] of cases) {
+      const r = shornCli(['decode', '--stream', '--schema', s, ...args], { input });
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /\nshorn: the values of the 2 frames before it were written\n$/);
+      assert.equal(r.out, `${events.slice(0, 2).map((e) => JSON.stringify(e)).join('\n')}\n`);
+    }
+    const first = shornCli(['decode', '--stream', '--schema', s], { input: frames.subarray(0, 1) });
+    assert.equal(first.status, 1);
+    assert.match(first.stderr, /frame 0: .*\nshorn: nothing was written: it is the first frame\n$/);
+  });
+
+  test('options: --hex, --base64 and --pretty are not for --stream; --checksum and --max-frame-bytes are only for it', () => {
+    const s = JSON.stringify(t.uint8());
+    const cases = [
+      [['encode', '--stream', '--hex'], /--hex cannot be given with --stream/],
+      [['decode', '--stream', '--base64'], /--base64 cannot be given with --stream/],
+      [['decode', '--stream', '--pretty'], /--pretty cannot be given with --stream/],
+      [['encode', '--checksum'], /--checksum is for --stream/],
+      [['decode', '--max-frame-bytes', '10'], /--max-frame-bytes is for --stream/],
+      [['decode', '--stream', '--max-frame-bytes', '4294967296'], /--max-frame-bytes is at most 4294967295/],
+      [['encode', '--stream', 'missing.ndjson'], /cannot read missing\.ndjson: no such file/],
+    ];
+    for (const [args, message] of cases) {
+      const r = shornCli([...args, '--schema', s]);
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
+  });
+
+  // A child that streams writes its first frames (lines) before its input ends, and its
+  // memory does not grow with the input: the peak RSS (reported by a preloaded module) for 32 MB of NDJSON is within 24 MB of that for 4 MB (V8's heap
+  // grows to its working size over the first few MB; on this machine 4 MB to 64 MB adds
+  // 5 to 13 MB, where holding the input would add its size several times over).
+  // On Linux the peak is VmHWM: getrusage's maxRSS survives exec, so it would count the
+  // pages of this (large) test process that the child was forked from.
+  const rssProbe = () =>
+    file(
+      'rss-probe.js',
+      `const fs = require('node:fs');
+process.on('exit', () => {
+  let kb = process.resourceUsage().maxRSS;
+  try {
+    kb = Number(/^VmHWM:\\s*(\\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]);
+  } catch {}
+  fs.writeSync(2, \`maxRSS \${kb}\\n\`);
+});
+`,
+    );
+
+  /** Runs `shorn ...args` with `chunks` (an array of Buffers) written in turn once the one before has given output, when `lockstep`. */
+  function streamCli(args, chunks, { lockstep = false } = {}) {
+    const { spawn } = require('node:child_process');
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--require', rssProbe(), BIN, ...args], { cwd: dir });
+      const out = [];
+      let outBytes = 0;
+      let stderr = '';
+      let outputBeforeEnd = false;
+      let next = 0;
+      const feed = () => {
+        if (next === chunks.length) {
+          child.stdin.end();
+          return;
+        }
+        const chunk = chunks[next++];
+        if (lockstep) child.stdin.write(chunk);
+        else if (child.stdin.write(chunk)) setImmediate(feed);
+        else child.stdin.once('drain', feed);
+      };
+      child.stdout.on('data', (b) => {
+        out.push(b);
+        outBytes += b.length;
+        if (next < chunks.length) outputBeforeEnd = true;
+        if (lockstep) feed();
+      });
+      child.stderr.on('data', (b) => (stderr += b));
+      child.on('error', reject);
+      child.on('close', (status) => {
+        const rss = Number(/maxRSS (\d+)/.exec(stderr)?.[1]);
+        resolve({ status, stdout: Buffer.concat(out, outBytes), stderr, maxRssKb: rss, outputBeforeEnd });
+      });
+      feed();
+    });
+  }
+
+  test('streams: the first frames and lines come out before the input ends', async () => {
+    const s = schema();
+    const lines = events.slice(0, 50).map((e) => Buffer.from(`${JSON.stringify(e)}\n`));
+    // One line at a time: the next is written only once the frame of the one before is out.
+    const enc = await streamCli(['encode', '--stream', '--schema', s], lines, { lockstep: true });
+    assert.equal(enc.status, 0, enc.stderr);
+    assert.ok(enc.outputBeforeEnd);
+    assert.deepStrictEqual(codec.decodeFrames(enc.stdout), values.slice(0, 50));
+    const frames = values.slice(0, 50).map((v) => codec.encodeFrames([v]));
+    const dec = await streamCli(['decode', '--stream', '--schema', s], frames, { lockstep: true });
+    assert.equal(dec.status, 0, dec.stderr);
+    assert.ok(dec.outputBeforeEnd);
+    assert.equal(dec.stdout.toString(), Buffer.concat(lines).toString());
+  });
+
+  test('constant memory: the peak RSS does not grow with the input (32 MB of NDJSON against 4 MB)', async (context) => {
+    const s = JSON.stringify(t.object({ id: t.uint32(), text: t.string() }));
+    const line = (k) => Buffer.from(`${JSON.stringify({ id: k, text: `${k} ${'lorem ipsum '.repeat(80)}` })}\n`);
+    const chunksOf = (megabytes) => {
+      const chunks = [];
+      let k = 0;
+      for (let total = 0; total < megabytes * 1e6; ) {
+        const group = Buffer.concat(Array.from({ length: 64 }, () => line(k++)));
+        chunks.push(group);
+        total += group.length;
+      }
+      return { chunks, lines: k };
+    };
+    const small = chunksOf(4);
+    const large = chunksOf(32);
+    const run = async (input) => {
+      const r = await streamCli(['encode', '--stream', '--schema', s], input.chunks);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(shorn.compile(JSON.parse(s)).decodeFrames(r.stdout).length, input.lines);
+      // And back: the frames in 1 MB chunks.
+      const chunks = [];
+      for (let at = 0; at < r.stdout.length; at += 1 << 20) chunks.push(r.stdout.subarray(at, at + (1 << 20)));
+      const back = await streamCli(['decode', '--stream', '--schema', s], chunks);
+      assert.equal(back.status, 0, back.stderr);
+      assert.equal(back.stdout.length, Buffer.concat(input.chunks).length);
+      return { encode: r.maxRssKb, decode: back.maxRssKb };
+    };
+    const a = await run(small);
+    const b = await run(large);
+    const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+    context.diagnostic(`peak RSS: encode ${mb(a.encode)} for 4 MB, ${mb(b.encode)} for 32 MB; decode ${mb(a.decode)} and ${mb(b.decode)}`);
+    assert.ok(b.encode < a.encode + 24 * 1024, `encode: ${mb(b.encode)} against ${mb(a.encode)}`);
+    assert.ok(b.decode < a.decode + 24 * 1024, `decode: ${mb(b.decode)} against ${mb(a.decode)}`);
+  });
+});
+
 describe('inspect', () => {
   const Person = t.object({ id: t.uint32(), name: t.string(), age: t.uint8(), active: t.bool(), nick: t.optional(t.string()) });
 

@@ -30,15 +30,19 @@ function numbersOnly(j, depth = 0) {
 
 class ExactForms extends Marshaller {
   fromJson(d, j) {
-    const def = TYPES.get(d.type);
     // A type with members (and a ref, through its definition) hands each part to
     // fromJson again; every other type reads its whole JSON value itself, so its bigints
     // become numbers here, except for int64 and uint64, which take them as they are.
-    if (!def.uses64 && def.children(d).length === 0 && !this.refs.has(d) && (typeof j === 'bigint' || (j !== null && typeof j === 'object'))) {
-      j = numbersOnly(j);
-    }
+    if ((typeof j === 'bigint' || (j !== null && typeof j === 'object')) && this.cached('numbersOnly', d, (n) => wholeJson(n, this.refs))) j = numbersOnly(j);
     return super.fromJson(d, j);
   }
+}
+
+// Whether type `d` reads its whole JSON value itself (no members, no ref) and is no
+// 64-bit integer: its bigints are made numbers. Cached per node (it is asked per value).
+function wholeJson(d, refs) {
+  const def = TYPES.get(d.type);
+  return !def.uses64 && def.children(d).length === 0 && !refs.has(d);
 }
 
 /**

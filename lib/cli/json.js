@@ -288,19 +288,24 @@ function parseValues(text, { ndjson = 'auto', exactIntegers = false, onLine } = 
     if (to === -1) to = text.length;
     if (onLine && (line & 1023) === 0) onLine(from, text.length);
     const lineText = text.slice(from, to);
-    if (lineText.trim() !== '') {
-      let value;
-      try {
-        value = exactIntegers ? parse(lineText, { exactIntegers }) : JSON.parse(lineText);
-      } catch (e) {
-        const found = e instanceof JsonSyntaxError ? e : syntaxError(lineText);
-        throw new JsonSyntaxError(found.reason, from + found.offset, line, found.column);
-      }
-      values.push({ value, line });
-    }
+    if (lineText.trim() !== '') values.push({ value: parseLine(lineText, { line, from, exactIntegers }), line });
     from = to + 1;
   }
   return values;
+}
+
+/**
+ * One NDJSON line (not blank), line number `line` of its text, starting at offset `from`:
+ * its value, or a JsonSyntaxError naming that line and the column in it.
+ */
+function parseLine(lineText, { line, from = 0, exactIntegers = false }) {
+  try {
+    return exactIntegers ? parse(lineText, { exactIntegers }) : JSON.parse(lineText);
+  } catch (e) {
+    const found = e instanceof JsonSyntaxError ? e : syntaxError(lineText);
+    if (found === null) throw e;
+    throw new JsonSyntaxError(found.reason, from + found.offset, line, found.column);
+  }
 }
 
 function firstLineParses(text, newline) {
@@ -312,4 +317,4 @@ function firstLineParses(text, newline) {
   }
 }
 
-module.exports = { parse, parseValues, syntaxError, lineColumn, JsonSyntaxError };
+module.exports = { parse, parseValues, parseLine, syntaxError, lineColumn, JsonSyntaxError };

@@ -36,6 +36,7 @@ const BYTES_IN = {
   base64: { type: 'boolean', help: 'the input is base64 text, not raw bytes' },
 };
 const NDJSON = { ndjson: { type: 'boolean', help: 'the input is NDJSON, one JSON value per line (default: detected)' } };
+const CHECKSUM = { checksum: { type: 'boolean', help: 'with --stream: each frame ends with the CRC-32C of its message (both sides must agree)' } };
 
 const COMMANDS = {
   infer: {
@@ -78,10 +79,13 @@ const COMMANDS = {
     about: [
       'Reads one JSON value (stdin without FILE) in the JSON forms of docs/FORMAT.md, the forms',
       '`shorn decode` writes: int64 as numbers or strings of digits, dates as ISO strings or',
-      'epoch ms, typed arrays as arrays, bytes as base64. Writes the message.',
+      'epoch ms, typed arrays as arrays, bytes as base64. Writes the message. With --stream,',
+      'reads NDJSON and writes one frame per line (docs/FORMAT.md, "Framing"), as it goes.',
     ],
     options: {
       ...SCHEMA,
+      stream: { type: 'boolean', help: 'NDJSON in, framed messages out (length-prefixed, as codec.encoder() writes), in constant memory' },
+      ...CHECKSUM,
       hex: { type: 'boolean', help: 'write hex text instead of raw bytes' },
       base64: { type: 'boolean', help: 'write base64 text instead of raw bytes' },
       ...OUTPUT,
@@ -91,9 +95,16 @@ const COMMANDS = {
   decode: {
     summary: 'shorn bytes in, JSON out',
     usage: 'shorn decode --schema FILE [options] [FILE]',
-    about: ['Reads one message (stdin without FILE) and writes its value as JSON, in the JSON forms', 'that `shorn encode` reads back.'],
+    about: [
+      'Reads one message (stdin without FILE) and writes its value as JSON, in the JSON forms',
+      'that `shorn encode` reads back. With --stream, reads framed messages (what',
+      '`shorn encode --stream` and codec.encoder() write) and writes NDJSON, one line a frame.',
+    ],
     options: {
       ...SCHEMA,
+      stream: { type: 'boolean', help: 'framed messages in (as codec.decoder() reads), NDJSON out, in constant memory' },
+      ...CHECKSUM,
+      'max-frame-bytes': { type: 'number', arg: 'N', help: 'with --stream: refuse a frame longer than N bytes (default: 16777216, 16 MiB)' },
       ...BYTES_IN,
       pretty: { type: 'boolean', help: 'indent the JSON' },
       ...OUTPUT,
@@ -218,6 +229,8 @@ function mainHelp() {
     '  shorn infer --ts data.json > schema.ts',
     '  shorn encode --schema schema.json message.json > message.bin',
     '  shorn decode --schema schema.json message.bin',
+    '  shorn encode --stream --schema schema.json events.ndjson > events.frames',
+    '  shorn decode --stream --schema schema.json events.frames > events.ndjson',
     '  shorn inspect --schema schema.json message.bin',
     '  shorn size data.json',
     '',
@@ -460,14 +473,31 @@ function encodeError(e) {
   return e;
 }
 
+/** Usage errors of the options that only --stream takes, and of those it does not. */
+function checkStreamOptions(options, command) {
+  if (options.stream) {
+    for (const o of ['hex', 'base64', 'pretty']) {
+      if (options[o]) throw usage(`--${o} cannot be given with --stream`, `${command} --stream ${command === 'encode' ? 'writes' : 'reads'} raw frames; redirect them to or from a file`);
+    }
+    const max = options['max-frame-bytes'];
+    if (max !== undefined && max > 0xffffffff) throw usage('--max-frame-bytes is at most 4294967295');
+    return;
+  }
+  for (const o of ['checksum', 'max-frame-bytes']) {
+    if (options[o] !== undefined) throw usage(`--${o} is for --stream`);
+  }
+}
+
 async function runEncode(options, files, progress) {
   if (files.length > 1) throw usage('encode takes one input FILE');
+  checkStreamOptions(options, 'encode');
   if (options.hex && options.base64) throw usage('--hex and --base64 cannot both be given');
   const binary = !options.hex && !options.base64;
   if (binary && options.output === undefined && process.stdout.isTTY) {
     throw usage('refusing to write binary to a terminal', 'redirect it (> file.bin), or use -o FILE, --hex or --base64');
   }
   const { codec, forms } = await loadSchema(options);
+  if (options.stream) return runEncodeStream(options, files[0], codec, forms, progress);
   const values = await readJson(files[0], progress, { ndjson: false, exactIntegers: forms.exact });
   progress.phase('encoding');
   let bytes;
@@ -482,6 +512,86 @@ async function runEncode(options, files, progress) {
   return EXIT.OK;
 }
 
+/** What a stream wrote before a fault: "the 3 frames before it were written". */
+function framesWritten(frames, what) {
+  if (frames === 0) return `nothing was written: it is the first ${what === 'frame' ? 'frame' : 'value'}`;
+  const s = frames === 1 ? '' : 's';
+  const were = frames === 1 ? 'was' : 'were';
+  return what === 'frame' ? `the value${s} of the ${frames} frame${s} before it ${were} written` : `the ${frames} frame${s} before it ${were} written`;
+}
+
+/** A stream's input: a file (checked here, so a missing one is a usage error) or stdin. */
+function streamInput(file, progress) {
+  const { openInput } = require('./stream');
+  if (file !== undefined && file !== '-') {
+    let stat;
+    try {
+      stat = fs.statSync(file);
+    } catch (e) {
+      throw usage(`cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+    }
+    if (stat.isDirectory()) throw usage(`cannot read ${file}: it is a directory`);
+    progress.size(stat.size);
+  } else if (process.stdin.isTTY) {
+    throw usage('no input: give a FILE, or pipe the input in');
+  }
+  const input = openInput(file);
+  return input;
+}
+
+async function runEncodeStream(options, file, codec, forms, progress) {
+  const { encodeStream, Output } = require('./stream');
+  const { ShornError } = require('../..');
+  const name = displayName(file);
+  const input = streamInput(file, progress);
+  const output = new Output(options.output);
+  progress.phase('encoding');
+  await encodeStream({
+    codec,
+    input,
+    output,
+    checksum: options.checksum === true,
+    exactIntegers: forms.exact,
+    toValue: forms.fromJson,
+    progress,
+    onError(kind, e, { line, frame }) {
+      const lines = framesWritten(frame, 'value');
+      if (kind === 'json') return dataError(`${name}:${line}:${e.column}: invalid JSON: ${e.reason} (frame ${frame})`, lines);
+      if (e instanceof ShornError && e.code === 'ERR_SHORN_INVALID') {
+        return dataError(`${name}:${line}: frame ${frame}: the value does not fit the schema: ${e.message}`, lines);
+      }
+      return e;
+    },
+  });
+  await output.end();
+  progress.end();
+  return EXIT.OK;
+}
+
+async function runDecodeStream(options, file, codec, forms, progress) {
+  const { decodeStream, Output } = require('./stream');
+  const input = streamInput(file, progress);
+  const output = new Output(options.output);
+  progress.phase('decoding');
+  await decodeStream({
+    codec,
+    input,
+    output,
+    checksum: options.checksum === true,
+    maxFrameBytes: options['max-frame-bytes'],
+    toJson: forms.toJson,
+    progress,
+    onError(e) {
+      const error = decodeError(e, file);
+      if (error instanceof CliError && Number.isInteger(e.frame)) error.hint = framesWritten(e.frame, 'frame');
+      return error;
+    },
+  });
+  await output.end();
+  progress.end();
+  return EXIT.OK;
+}
+
 function decodeError(e, file) {
   const { ShornError } = require('../..');
   if (e instanceof ShornError && /^ERR_SHORN_(TRUNCATED|TRAILING|MALFORMED|LIMIT)$/.test(e.code)) {
@@ -492,7 +602,9 @@ function decodeError(e, file) {
 
 async function runDecode(options, files, progress) {
   if (files.length > 1) throw usage('decode takes one input FILE');
+  checkStreamOptions(options, 'decode');
   const { codec, forms } = await loadSchema(options);
+  if (options.stream) return runDecodeStream(options, files[0], codec, forms, progress);
   const bytes = await readMessage(files[0], options, progress);
   progress.phase('decoding');
   let value;

@@ -27,6 +27,11 @@ class Progress {
     this.total = bytes;
   }
 
+  /** For an input of unknown size (stdin, a stream): on once `bytes` have been read past AUTO_BYTES. */
+  grow(bytes) {
+    if (this.forced === undefined && !this.on && bytes > AUTO_BYTES) this.on = Boolean(this.stream.isTTY);
+  }
+
   write(text) {
     if (!this.on) return;
     // \r and a clearing escape on a terminal; plain lines elsewhere (--progress to a file).
