@@ -140,7 +140,7 @@ const COMMANDS = {
       ...NDJSON,
       json: { type: 'boolean', help: 'print the table as JSON' },
       times: { type: 'boolean', help: 'time encode and decode (default: on; --no-times)' },
-      'time-budget': { type: 'number', arg: 'MS', help: 'warm-up and least sampling time of each timed operation (default: 100)' },
+      'time-budget': { type: 'number', arg: 'MS', help: 'warm-up and least sampling time of each timed operation, in CPU ms (default: 100)' },
       'brotli-quality': { type: 'number', arg: 'Q', help: 'brotli quality, 0 to 11 (default: 6; 11 takes seconds a megabyte)' },
       ...OUTPUT,
     },
