@@ -60,9 +60,9 @@ describe('help and usage', () => {
   test('each command has --help listing its options, the same as shorn help <command>', () => {
     const expected = {
       infer: ['--ts', '--js', '--enum-max N', '--literal-min N', '--typed-min N', '--tuple-max N', '--record-min N', '--tag NAME', '--each', '--ndjson'],
-      encode: ['--schema FILE', '--hex', '--base64', '--output FILE'],
-      decode: ['--schema FILE', '--hex', '--base64', '--pretty'],
-      inspect: ['--schema FILE', '--json', '--all', '--hex'],
+      encode: ['--schema FILE', '--hex', '--base64', '--output FILE', '--stream', '--checksum'],
+      decode: ['--schema FILE', '--hex', '--base64', '--pretty', '--stream', '--checksum', '--max-frame-bytes N'],
+      inspect: ['--schema FILE', '--json', '--all', '--hex', '--stream', '--checksum', '--frame N'],
       size: ['--schema FILE', '--json', '--time-budget MS', '--brotli-quality Q', '--times'],
     };
     for (const [command, options] of Object.entries(expected)) {
@@ -409,6 +409,29 @@ describe('encode and decode', () => {
   });
 });
 
+describe('progress on a terminal', () => {
+  // script(1) gives the command a terminal (util-linux; the test needs Linux).
+  const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+  test('an input over 4 MB shows its phases on stderr when it is a terminal, rewritten in place and cleared at the end', { skip: !hasScript && 'needs script(1) on Linux' }, () => {
+    const input = file('large.ndjson', Array.from({ length: 80000 }, (_, k) => JSON.stringify({ id: k, name: `user ${k}`, tags: ['a', 'b'], at: new Date(k * 1000).toISOString() })).join('\n'));
+    assert.ok(fs.statSync(input).size > 4 * 1024 * 1024);
+    const small = file('small.ndjson', '{"id":1}\n');
+    const onTerminal = (args) => {
+      const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+      const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: dir, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout;
+    };
+    const shown = onTerminal(['infer', input, '-o', path.join(dir, 'large.schema.json')]);
+    assert.match(shown, /\r\x1b\[2Kshorn: reading [\d.]+ MB…/);
+    assert.match(shown, /\r\x1b\[2Kshorn: parsing \d+% \([\d.]+ MB of [\d.]+ MB\)/);
+    assert.match(shown, /\r\x1b\[2Kshorn: inferring [\d.]+ MB…/);
+    assert.ok(shown.endsWith('\r\x1b[2K'), JSON.stringify(shown.slice(-40)));
+    assert.equal(onTerminal(['infer', small, '-o', path.join(dir, 'small.schema.json')]), '', 'nothing for a small input');
+    assert.equal(onTerminal(['infer', '--no-progress', input, '-o', path.join(dir, 'large.schema.json')]), '');
+  });
+});
+
 describe('encode --stream and decode --stream', () => {
   const Event = t.nullable(t.object({ id: t.uint64(), kind: t.enum(['a', 'b']), at: t.date(), text: t.string(), xs: t.optional(t.int16Array()) }));
   const codec = shorn.compile(Event);
@@ -624,6 +647,122 @@ process.on('exit', () => {
     context.diagnostic(`peak RSS: encode ${mb(a.encode)} for 4 MB, ${mb(b.encode)} for 32 MB; decode ${mb(a.decode)} and ${mb(b.decode)}`);
     assert.ok(b.encode < a.encode + 24 * 1024, `encode: ${mb(b.encode)} against ${mb(a.encode)}`);
     assert.ok(b.decode < a.decode + 24 * 1024, `decode: ${mb(b.decode)} against ${mb(a.decode)}`);
+  });
+});
+
+describe('inspect --stream', () => {
+  const Person = t.object({ id: t.uint32(), name: t.string(), nick: t.optional(t.string()) });
+  const codec = shorn.compile(Person);
+  const people = [
+    { id: 1234, name: 'Ada' },
+    { id: 7, name: 'Bob', nick: 'b' },
+    { id: 300, name: 'Cy' },
+  ];
+  const frames = codec.encodeFrames(people);
+  const schema = JSON.stringify(Person);
+  const inspectOne = (value) => shornCli(['inspect', '--schema', schema], { input: codec.encode(value) }).out.trimEnd().split('\n').slice(0, -1);
+
+  test('each frame: a line with its stream offset and length, then its message as inspect shows one', () => {
+    const r = shornCli(['inspect', '--stream', '--schema', schema], { input: frames });
+    assert.equal(r.status, 0, r.stderr);
+    const expected = [];
+    let offset = 0;
+    people.forEach((p, k) => {
+      const length = codec.encode(p).length;
+      expected.push(`# frame ${k} at stream offset ${offset}: ${length} bytes (a 1-byte length; ${length + 1} in all)`, ...inspectOne(p));
+      offset += length + 1;
+    });
+    expected.push(`# ${frames.length} bytes, 3 frames; all decode`);
+    assert.equal(r.out, `${expected.join('\n')}\n`);
+    // --frame picks one; --checksum shows each frame's CRC-32C.
+    const second = ok(['inspect', '--stream', '--frame', '1', '--schema', schema], { input: frames }).out.split('\n');
+    assert.equal(second[0], `# frame 1 at stream offset ${codec.encode(people[0]).length + 1}: 8 bytes (a 1-byte length; 9 in all)`);
+    assert.deepEqual(second.slice(1, -2), inspectOne(people[1]));
+    const checked = codec.encodeFrames(people, { checksum: true });
+    const crc = checked.readUInt32LE(1 + 7).toString(16).padStart(8, '0');
+    assert.match(ok(['inspect', '--stream', '--checksum', '--schema', schema], { input: checked }).out, new RegExp(`^# frame 0 at stream offset 0: 7 bytes \\(a 1-byte length, crc32c ${crc}; 12 in all\\)$`, 'm'));
+    const none = shornCli(['inspect', '--stream', '--frame', '3', '--schema', schema], { input: frames });
+    assert.equal(none.status, 1);
+    assert.match(none.stderr, /there is no frame 3: the stream has 3 frames \(from 0\)/);
+  });
+
+  test('stops at the frame that does not decode, with the error decode --stream gives, at its offset in the message or the frame', () => {
+    const bad = Buffer.from(frames);
+    const second = codec.encode(people[0]).length + 1; // frame 1's first byte
+    bad[second + 1 + 2] = 0x80; // the first byte of "Bob": not UTF-8
+    let r = shornCli(['inspect', '--stream', '--schema', schema], { input: bad });
+    assert.equal(r.status, 1);
+    const decoded = shornCli(['decode', '--stream', '--schema', schema], { input: bad });
+    const message = /frame 1: malformed input at offset 2 \(\$\.name\): invalid UTF-8 in a string/;
+    assert.match(decoded.stderr, message);
+    assert.match(decoded.stderr, /shorn inspect --stream --frame 1, with the same --schema, shows its bytes/);
+    const lines = r.out.trimEnd().split('\n');
+    assert.equal(lines.at(-3), '0001  03                                               $.name: (read before the error)');
+    assert.match(lines.at(-2), /^0002  80 6f 62 01 01 62 +\^ ERR_SHORN_MALFORMED: /);
+    assert.match(lines.at(-2), message);
+    assert.equal(lines.at(-1), `# ${bad.length} bytes; frame 1 does not decode: ERR_SHORN_MALFORMED at offset 2 of its message (the 1 frame before it decodes)`);
+    // A fault of the framing itself: the bytes from the frame's first, and the reader's error.
+    r = shornCli(['inspect', '--stream', '--frame', '2', '--schema', schema], { input: frames.subarray(0, frames.length - 2) });
+    assert.equal(r.status, 1);
+    const third = frames.length - codec.encode(people[2]).length - 1;
+    assert.equal(
+      r.out,
+      [
+        `# frame 2 at stream offset ${third}`,
+        `0000  ${'06 ac 02 02 43'.padEnd(47)}  ^ ERR_SHORN_TRUNCATED: frame 2: the bytes ended after 5 of the frame's 7 bytes (stream offset ${third})`,
+        `# ${frames.length - 2} bytes; frame 2 does not decode: ERR_SHORN_TRUNCATED (the 2 frames before it decode)`,
+        '',
+      ].join('\n'),
+    );
+    r = shornCli(['inspect', '--stream', '--frame', '2', '--schema', schema], { input: bad });
+    assert.match(r.out, /^# the stream fails before frame 2, at frame 1:\n# frame 1 at stream offset 8: /);
+    const json = JSON.parse(ok(['inspect', '--stream', '--json', '--schema', schema], { input: frames }).out);
+    assert.equal(json.frames.length, 3);
+    assert.deepEqual(json.frames[1].rows[1], { offset: 1, length: 4, path: '$.name', value: 'Bob' });
+    assert.deepEqual(Object.keys(json.frames[0]), ['frame', 'offset', 'headerBytes', 'length', 'rows', 'error']);
+    assert.equal(json.error, null);
+  });
+
+  test('agrees with decodeFrames on every truncation and flipped bits of a stream of the golden vectors', (context) => {
+    const { inspectFrames } = require('../lib/cli/frames');
+    let cases = 0;
+    // Messages of 1 to 8 bytes, two frames of each with checksums, read with and without.
+    for (const v of golden.vectors.filter((x) => x.hex.length > 0 && x.hex.length <= 16)) {
+      const c = shorn.compile(v.schema);
+      const value = c.decode(fromHex(v.hex));
+      if (value === null) continue;
+      const bytes = c.encodeFrames([value, value], { checksum: true });
+      const variants = [];
+      for (let n = 0; n < bytes.length; n++) variants.push(bytes.subarray(0, n));
+      for (let i = 0; i < bytes.length; i++) {
+        for (const bit of [0, 3, 7]) {
+          const b = Buffer.from(bytes);
+          b[i] ^= 1 << bit;
+          variants.push(b);
+        }
+      }
+      for (const b of variants) {
+        for (const checksum of [true, false]) {
+          let expected = null;
+          let values = [];
+          try {
+            values = c.decodeFrames(b, { checksum });
+          } catch (e) {
+            expected = e;
+          }
+          const { frames, error } = inspectFrames(c, b, { checksum });
+          cases++;
+          assert.equal(error?.message, expected?.message, `${v.name}: ${b.toString('hex')}`);
+          const good = frames.filter((f) => f.error === null);
+          if (expected === null) assert.equal(good.length, values.length);
+          for (const f of good) assert.deepStrictEqual(f.result.value, values[f.frame] ?? c.decode(f.message), v.name);
+          const failed = frames.find((f) => f.error !== null);
+          if (failed?.result) assert.deepEqual([failed.result.error?.code, failed.result.error?.offset], [expected.code, expected.offset], `${v.name}: the walk stops where the decoder does`);
+        }
+      }
+    }
+    assert.ok(cases > 5000, `${cases} cases`);
+    context.diagnostic(`${cases} streams`);
   });
 });
 

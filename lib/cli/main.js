@@ -116,11 +116,16 @@ const COMMANDS = {
     usage: 'shorn inspect --schema FILE [options] [FILE]',
     about: [
       'Prints each byte range of the message with its path and value, and the decode error,',
-      'if any, at its offset. Exit code 1 when the message does not decode.',
+      'if any, at its offset. Exit code 1 when the message does not decode. With --stream,',
+      'the same for each frame of a stream of frames, up to the first that does not decode.',
     ],
     options: {
       ...SCHEMA,
       ...BYTES_IN,
+      stream: { type: 'boolean', help: 'the input is a stream of frames (what `shorn encode --stream` and codec.encoder() write)' },
+      ...CHECKSUM,
+      'max-frame-bytes': { type: 'number', arg: 'N', help: 'with --stream: a frame longer than N bytes is an error (default: 16777216)' },
+      frame: { type: 'number', arg: 'N', help: 'with --stream: show frame N only (from 0)' },
       json: { type: 'boolean', help: 'print the ranges as JSON: { bytes, rows: [{ offset, length, path, value | note }], error }' },
       all: { type: 'boolean', help: 'show every byte of long values (default: the first 32)' },
       ...OUTPUT,
@@ -583,7 +588,10 @@ async function runDecodeStream(options, file, codec, forms, progress) {
     progress,
     onError(e) {
       const error = decodeError(e, file);
-      if (error instanceof CliError && Number.isInteger(e.frame)) error.hint = framesWritten(e.frame, 'frame');
+      if (error instanceof CliError && Number.isInteger(e.frame)) {
+        const flags = `--stream${options.checksum ? ' --checksum' : ''}`;
+        error.hint = `${framesWritten(e.frame, 'frame')}; shorn inspect ${flags} --frame ${e.frame}, with the same --schema, shows its bytes`;
+      }
       return error;
     },
   });
@@ -621,8 +629,15 @@ async function runDecode(options, files, progress) {
 
 async function runInspect(options, files, progress) {
   if (files.length > 1) throw usage('inspect takes one input FILE');
+  if (options.stream) {
+    const max = options['max-frame-bytes'];
+    if (max !== undefined && max > 0xffffffff) throw usage('--max-frame-bytes is at most 4294967295');
+  } else {
+    for (const o of ['checksum', 'max-frame-bytes', 'frame']) if (options[o] !== undefined) throw usage(`--${o} is for --stream`);
+  }
   const { codec, descriptor } = await loadSchema(options);
   const bytes = await readMessage(files[0], options, progress);
+  if (options.stream) return inspectStream(options, bytes, codec, descriptor, progress);
   const { inspectBytes, render, rowsAsJson } = require('./inspect');
   const { ShornError } = require('../..');
   progress.phase('inspecting');
@@ -647,6 +662,22 @@ async function runInspect(options, files, progress) {
     await write(options, `${[...lines, summary].join('\n')}\n`);
   }
   return error ? EXIT.DATA : EXIT.OK;
+}
+
+async function inspectStream(options, bytes, codec, descriptor, progress) {
+  const { inspectFrames, renderFrames, framesAsJson } = require('./frames');
+  progress.phase('inspecting');
+  const checksum = options.checksum === true;
+  const result = inspectFrames(codec, bytes, { checksum, maxFrameBytes: options['max-frame-bytes'] });
+  progress.end();
+  const only = options.frame;
+  const count = result.frames.length - (result.error ? 1 : 0);
+  if (only !== undefined && result.error === null && only >= count) {
+    throw dataError(`there is no frame ${only}: the stream has ${count} frame${count === 1 ? '' : 's'} (from 0)`);
+  }
+  if (options.json) await write(options, `${JSON.stringify(framesAsJson(descriptor, bytes, result, { only }))}\n`);
+  else await write(options, `${renderFrames(descriptor, bytes, result, { only, checksum, maxRowBytes: options.all ? 0 : 32 }).join('\n')}\n`);
+  return result.error ? EXIT.DATA : EXIT.OK;
 }
 
 async function runSize(options, files, progress) {
