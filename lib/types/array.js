@@ -17,9 +17,10 @@ module.exports = [
     emitTest(g, d, x) {
       return g.predicate(d, x, (y, fail) => {
         const k = g.fresh('k');
+        const n = g.fresh('n');
         return [
           `if (!Array.isArray(${y})) ${fail}`,
-          `for (let ${k} = 0; ${k} < ${y}.length; ${k}++) if (!(${g.test(d.items, `${y}[${k}]`)})) ${fail}`,
+          `for (let ${k} = 0, ${n} = ${y}.length; ${k} < ${n}; ${k}++) if (!(${g.test(d.items, `${y}[${k}]`)})) ${fail}`,
         ];
       });
     },
@@ -54,10 +55,13 @@ module.exports = [
       return v;
     },
     // A loop, not every(): every() skips holes, which made a sparse array of length 2^32 - 1
-    // take minutes to be refused; a hole is undefined, which no item type takes.
+    // take minutes to be refused; a hole is undefined, which no item type takes. The length
+    // is read once, as encoding reads it: an item's getter that appends to the array made a
+    // walk that re-read it endless (fuzz finding J7).
     test(d, x, c) {
       if (!Array.isArray(x)) return false;
-      for (let k = 0; k < x.length; k++) if (!c.test(d.items, x[k])) return false;
+      const n = x.length;
+      for (let k = 0; k < n; k++) if (!c.test(d.items, x[k])) return false;
       return true;
     },
     put(c, d, x, shown) {
