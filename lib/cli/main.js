@@ -723,7 +723,7 @@ async function runSize(options, files, progress) {
   }
   const head = [
     `${displayName(files[0])}: ${messages.length} message${messages.length === 1 ? '' : 's'}, schema ${inferred ? 'inferred (shorn infer)' : options.schema}`,
-    `JSON is the compact JSON.stringify of each message${fileBytes !== null ? ` (the file has ${fileBytes.toLocaleString('en-US')} bytes)` : ''}; times are medians on this machine.`,
+    `JSON is the compact JSON.stringify of each message${fileBytes !== null ? ` (the file has ${fileBytes.toLocaleString('en-US')} bytes)` : ''}; times are ${process.platform === 'win32' ? 'wall-clock' : 'CPU-time'} medians on this machine, per run over every message.`,
     '',
   ];
   await write(options, `${head.join('\n')}${renderTable(table, { brotliQuality: quality })}\n`);

@@ -11,14 +11,18 @@ const { isDeepStrictEqual } = require('node:util');
 
 // Each timing: a warm-up of `budgetMs`, then blocks of samples (at least MIN_SAMPLES, and
 // `budgetMs` long) until a block's median is within 10% of the one before, or until
-// MAX_BUDGETS budgets have passed. V8 optimizes a large schema's generated code late, and
-// compiles it on a background thread: twitter's decode took 2 to 30 ms a call for its
-// first 40 calls, then 1 ms. The budgets are in CPU time of this process, not wall time,
-// so that a machine busy with other work (or a process pinned to one core, where the
-// compiler thread takes turns with the code it compiles) still warms up as far: with a
-// wall-clock budget of 100 ms, twitter's decode was reported at 25 ms on a loaded
-// machine. A sample repeats the operation until it takes SAMPLE_MS (wall), so fast
-// operations are timed in bulk; what is reported is wall time.
+// MAX_BUDGETS budgets have passed. A sample repeats the operation until it takes
+// SAMPLE_MS, so fast operations are timed in bulk.
+//
+// Time is the CPU time of this process (every thread: the garbage collector's and the
+// compiler's too), not wall time. V8 optimizes a large schema's generated code late, on a
+// background thread: twitter's decode took 2 to 30 ms a call for its first 40 calls, then
+// 1 ms. On a machine busy with other work (or a process pinned to one core), a wall-clock
+// warm-up ended before that, and a sample of a few ms was stretched by every wait for the
+// core: with 100 ms of wall clock, twitter's shorn decode was reported at 25 ms and its
+// encode at 43 ms (load 8 on 2 cores; 1 ms and 2 ms in CPU time). On an idle machine the
+// two clocks agree for single-threaded work. Windows advances process times in 15.6 ms
+// ticks, too coarse for a sample, so there the clock is the wall clock.
 const MIN_SAMPLES = 5;
 const SAMPLE_MS = 5;
 const MAX_BUDGETS = 8;
@@ -34,27 +38,33 @@ function cpuMs() {
   return (user + system) / 1000;
 }
 
-/** The median wall time of `fn` in milliseconds, once it is steady. */
+const clock = process.platform === 'win32' ? () => performance.now() : cpuMs;
+
+/** The median time of one call of `fn` in milliseconds (`clock`), once it is steady. */
 function time(fn, budgetMs) {
-  const begin = cpuMs();
+  const begin = clock();
   let last = 0;
-  while (cpuMs() - begin < budgetMs || last === 0) {
-    const t0 = performance.now();
+  let calls = 0;
+  while (clock() - begin < budgetMs || calls === 0) {
+    const t0 = clock();
     fn();
-    last = performance.now() - t0;
+    last = clock() - t0;
+    calls++;
   }
-  const reps = last >= SAMPLE_MS ? 1 : Math.min(10000, Math.ceil(SAMPLE_MS / Math.max(last, 0.001)));
+  // The warm-up's calls say how many make a sample (a call may read 0 on a coarse clock).
+  const each = Math.max(last, (clock() - begin) / calls, 0.001);
+  const reps = each >= SAMPLE_MS ? 1 : Math.min(10000, Math.ceil(SAMPLE_MS / each));
   let previous = Infinity;
   for (;;) {
     const samples = [];
-    const start = cpuMs();
-    while (samples.length < MIN_SAMPLES || cpuMs() - start < budgetMs) {
-      const t0 = performance.now();
+    const start = clock();
+    while (samples.length < MIN_SAMPLES || clock() - start < budgetMs) {
+      const t0 = clock();
       for (let k = 0; k < reps; k++) fn();
-      samples.push((performance.now() - t0) / reps);
+      samples.push((clock() - t0) / reps);
     }
     const m = median(samples);
-    if (m >= previous * 0.9 || cpuMs() - begin > MAX_BUDGETS * budgetMs) return Math.min(m, previous);
+    if (m >= previous * 0.9 || clock() - begin > MAX_BUDGETS * budgetMs) return Math.min(m, previous);
     previous = m;
   }
 }
@@ -189,4 +199,4 @@ function renderTable({ rows, notes }, { brotliQuality = 6 } = {}) {
   return out.join('\n');
 }
 
-module.exports = { measure, renderTable, time, optional };
+module.exports = { measure, renderTable, time, optional, cpuMs };

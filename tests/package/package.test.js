@@ -32,6 +32,7 @@ let app;
 let binary;
 let packed;
 let install; // { ms, bytes, files }
+let npmEnv; // the environment npm runs in: node and npm on the PATH, nothing else
 let nodes; // [{ version, bin }], Node 20 (this process) first
 
 function findOnPath(command) {
@@ -118,7 +119,9 @@ before(() => {
   fs.mkdirSync(bin);
   fs.symlinkSync(process.execPath, path.join(bin, 'node'));
   fs.symlinkSync(findOnPath('npm'), path.join(bin, 'npm'));
+  fs.symlinkSync(findOnPath('npx'), path.join(bin, 'npx'));
   const env = { HOME: scratch, PATH: bin, npm_config_cache: path.join(scratch, 'npm-cache'), npm_config_update_notifier: 'false' };
+  npmEnv = env;
   assert.equal(spawnSync('cargo', ['--version'], { env }).error?.code, 'ENOENT', 'cargo must not be reachable');
 
   app = path.join(scratch, 'app');
@@ -279,7 +282,7 @@ describe('npm install of the two tarballs, with no cargo and no network', () => 
     }
   });
 
-  test('the shorn command is installed (node_modules/.bin/shorn) and infers, encodes and decodes on Node 20, 22 and 24', () => {
+  test('the shorn command is installed (node_modules/.bin/shorn, npx shorn) and infers, encodes and decodes on Node 20, 22 and 24; size runs without the optional peers', () => {
     const link = path.join(app, 'node_modules', '.bin', 'shorn');
     assert.ok(fs.existsSync(link), 'npm linked the bin');
     assert.ok((fs.statSync(link).mode & 0o111) !== 0, 'executable');
@@ -297,6 +300,17 @@ describe('npm install of the two tarballs, with no cargo and no network', () => 
     // Run through the link itself, as `npx shorn` does (its #! line finds node on the PATH).
     const viaLink = spawnSync(link, ['--version'], { cwd: app, encoding: 'utf8', env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` } });
     assert.equal(viaLink.stdout.trim(), main.version, viaLink.stderr);
+    // And `npx shorn --help` itself, offline: npx finds the installed command.
+    const npx = run(path.join(npmEnv.PATH, 'npx'), ['--offline', 'shorn', '--help'], { cwd: app, env: npmEnv });
+    assert.match(npx, /^Usage: shorn <command> \[options\] \[FILE\]$/m);
+    for (const command of ['infer', 'encode', 'decode', 'inspect', 'size']) assert.match(npx, new RegExp(`^ {2}${command} `, 'm'));
+    // size works without msgpackr and avsc (optional peers: the app has neither) and says so.
+    const table = JSON.parse(run(process.execPath, [script, 'size', '--json', '--no-times', 'event.json'], { cwd: app }));
+    assert.deepEqual(
+      table.rows.map((r) => r.format),
+      ['JSON', 'JSON + gzip', 'JSON + brotli', 'shorn', 'shorn + gzip', 'shorn + brotli'],
+    );
+    assert.deepEqual(table.notes, ['msgpackr: not installed (npm install msgpackr to compare)', 'avsc: not installed (npm install avsc to compare)']);
   });
 
   test("cold require('shorn') plus the first compile works from the installed package (its time is reported)", (t) => {
