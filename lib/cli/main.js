@@ -540,8 +540,7 @@ function streamInput(file, progress) {
   } else if (process.stdin.isTTY) {
     throw usage('no input: give a FILE, or pipe the input in');
   }
-  const input = openInput(file);
-  return input;
+  return openInput(file);
 }
 
 async function runEncodeStream(options, file, codec, forms, progress) {
