@@ -300,8 +300,9 @@ describe('npm install of the two tarballs, with no cargo and no network', () => 
     // Run through the link itself, as `npx shorn` does (its #! line finds node on the PATH).
     const viaLink = spawnSync(link, ['--version'], { cwd: app, encoding: 'utf8', env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` } });
     assert.equal(viaLink.stdout.trim(), main.version, viaLink.stderr);
-    // And `npx shorn --help` itself, offline: npx finds the installed command.
-    const npx = run(path.join(npmEnv.PATH, 'npx'), ['--offline', 'shorn', '--help'], { cwd: app, env: npmEnv });
+    // And `npx shorn --help` itself, offline: npx finds the installed command (and runs it
+    // with a shell, named here, as the PATH has only node, npm and npx).
+    const npx = run(path.join(npmEnv.PATH, 'npx'), ['--offline', 'shorn', '--help'], { cwd: app, env: { ...npmEnv, npm_config_script_shell: '/bin/sh' } });
     assert.match(npx, /^Usage: shorn <command> \[options\] \[FILE\]$/m);
     for (const command of ['infer', 'encode', 'decode', 'inspect', 'size']) assert.match(npx, new RegExp(`^ {2}${command} `, 'm'));
     // size works without msgpackr and avsc (optional peers: the app has neither) and says so.
