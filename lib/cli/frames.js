@@ -1,10 +1,10 @@
 'use strict';
 // `shorn inspect --stream`: the annotated hex dump of a stream of frames (docs/FORMAT.md,
-// "Framing"), frame by frame, up to the first fault. Where the frames are and which one
-// fails is what the library's own frame reader (lib/framing.js) finds, so inspect stops
-// where `shorn decode --stream` and codec.decoder() stop, with the same error; each
-// message is then walked as `shorn inspect` walks one, its offsets counted from the
-// message's first byte, as a message's decode errors count them.
+// "Framing"), frame by frame, up to the first fault. How many frames decode and which
+// fault stops them is what the library's own frame reader (lib/framing.js) finds, so
+// inspect stops where `shorn decode --stream` and codec.decoder() stop, with the same
+// error; each message is then walked as `shorn inspect` walks one, its offsets counted
+// from the message's first byte, as a message's decode errors count them.
 
 const { FrameReader, frameOptions, CHECKSUM_BYTES } = require('../framing');
 const { ShornError } = require('../errors');
@@ -27,8 +27,10 @@ function header(bytes, pos) {
  * itself, only `frame`, `offset` and `error`); `error` the reader's error, or null.
  */
 function inspectFrames(codec, bytes, { checksum = false, maxFrameBytes } = {}) {
-  const ends = [];
-  const reader = new FrameReader(codec, frameOptions('decoder', { checksum, maxFrameBytes }, true), () => ends.push(reader.offset));
+  // The reader says how many frames decode and what stops it; where each frame lies is
+  // read here from the lengths of those (sound) frames, one after the other.
+  let count = 0;
+  const reader = new FrameReader(codec, frameOptions('decoder', { checksum, maxFrameBytes }, true), () => count++);
   let error = null;
   try {
     reader.push(bytes);
@@ -37,19 +39,22 @@ function inspectFrames(codec, bytes, { checksum = false, maxFrameBytes } = {}) {
     if (!(e instanceof ShornError)) throw e;
     error = e;
   }
+  const trailer = checksum ? CHECKSUM_BYTES : 0;
+  const frames = [];
+  let offset = 0;
   const frame = (k, failure) => {
-    const offset = k === 0 ? 0 : ends[k - 1];
     const { length, headerBytes } = header(bytes, offset);
     const message = bytes.subarray(offset + headerBytes, offset + headerBytes + length);
     const result = inspectBytes(codec.schema, message);
-    return { frame: k, offset, headerBytes, length, message, result, error: failure };
+    const f = { frame: k, offset, headerBytes, length, message, result, error: failure };
+    offset += headerBytes + length + trailer;
+    return f;
   };
-  const frames = ends.map((_, k) => frame(k, null));
+  for (let k = 0; k < count; k++) frames.push(frame(k, null));
   if (error !== null) {
-    const k = ends.length;
     // A message's own error has its path; one of the framing (length, limit, checksum,
     // bytes that end inside a frame) has none, and the frame is not walked.
-    frames.push(error.path !== undefined ? frame(k, error) : { frame: k, offset: k === 0 ? 0 : ends[k - 1], error });
+    frames.push(error.path !== undefined ? frame(count, error) : { frame: count, offset, error });
   }
   return { frames, error };
 }
