@@ -842,12 +842,35 @@ unsafe fn decode_call(env: napi_env, bound: &Bound, input: Input) -> NResult<nap
         match inner.text.text() {
             Text::Latin1(b) => nodeapi::string_latin1(env, b),
             Text::Utf16(u) => nodeapi::string_utf16(env, u),
+            Text::Split(b, u) => split_text(env, &bound.shared, b, u),
         }
     }?;
     if idle(inner.text.capacity(), inner.text.len()) {
         inner.text = TextBuffer::new();
     }
     Ok(result)
+}
+
+/// A large message with Latin-1 and wide strings: returns the Latin-1 text and sets the
+/// UTF-16 one as `state.wide`, where the JS layer takes it (and sets it back to null).
+///
+/// # Safety
+/// `env` must be live.
+#[cold]
+unsafe fn split_text(
+    env: napi_env,
+    shared: &Shared,
+    latin1: &[u8],
+    utf16: &[u16],
+) -> NResult<napi_value> {
+    // SAFETY: `env` is live; setting `wide` on the state object runs no user code: it is an
+    // own data property of a plain object (lib/runtime.js).
+    unsafe {
+        let wide = nodeapi::string_utf16(env, utf16)?;
+        let state = nodeapi::reference_value(env, shared.state)?;
+        nodeapi::set_property(env, state, c"wide", wide)?;
+        nodeapi::string_latin1(env, latin1)
+    }
 }
 
 /// Starts a new output slab and sets it as `state.out`, where lib/runtime.js finds the
