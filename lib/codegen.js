@@ -124,8 +124,9 @@ class Generator {
   /** The expression for the next decoded string. */
   text() {
     // A message with one string field (outside arrays) gets that string whole: no slice.
-    // A negative slot is a wide string of a large message, in its second text (X, from q).
-    if (this.layout.positional && this.layout.strings === 1) return '(i++, S)';
+    // A fixed few strings (positional) are one text; otherwise a negative slot is a wide
+    // string of a large message, in its second text (X, from q; src/codec/text.rs).
+    if (this.layout.positional) return this.layout.strings === 1 ? '(i++, S)' : 'S.slice(p, p += T[i++])';
     return '(T[i] >= 0 ? S.slice(p, p += T[i++]) : X.slice(q, q -= T[i++]))';
   }
 

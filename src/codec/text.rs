@@ -159,6 +159,7 @@ impl TextBuffer {
         self.latin1.capacity() + self.utf16.capacity()
     }
 
+    #[inline]
     pub fn text(&self) -> Text<'_> {
         if self.wide || (self.split && self.latin1.is_empty() && !self.utf16.is_empty()) {
             Text::Utf16(&self.utf16)
@@ -173,10 +174,14 @@ impl TextBuffer {
     /// length in UTF-16 units, negated when a split buffer put it in the UTF-16 text.
     #[inline(always)]
     pub fn push_str(&mut self, bytes: &[u8], offset: usize) -> Result<f64> {
-        if !self.split || bytes.is_ascii() {
-            return self.push_utf8(bytes, offset).map(|units| units as f64);
+        if bytes.is_ascii() {
+            self.push_ascii(bytes);
+            return Ok(bytes.len() as f64);
         }
-        self.push_split(bytes, offset)
+        if self.split {
+            return self.push_split(bytes, offset);
+        }
+        self.push_non_ascii(bytes, offset).map(|units| units as f64)
     }
 
     /// A non-ASCII string of a split message.
@@ -212,26 +217,39 @@ impl TextBuffer {
     #[inline(always)]
     pub fn push_utf8(&mut self, bytes: &[u8], offset: usize) -> Result<usize> {
         if bytes.is_ascii() {
-            if self.wide {
-                self.utf16.extend(bytes.iter().map(|&b| b as u16));
-            } else if bytes.len() <= 16 {
-                // A variable-length copy is a memmove call; short names copy faster inline
-                // (and `extend` of an iterator stayed an out-of-line call: 44 instructions
-                // of a person decode's ~550 native ones).
-                self.latin1.reserve(16);
-                let len = self.latin1.len();
-                let spare = self.latin1.spare_capacity_mut();
-                for (d, &b) in spare.iter_mut().zip(bytes) {
-                    d.write(b);
-                }
-                // SAFETY: the loop initialised `bytes.len()` (at most 16, reserved) bytes
-                // after `len`.
-                unsafe { self.latin1.set_len(len + bytes.len()) };
-            } else {
-                self.latin1.extend_from_slice(bytes);
-            }
+            self.push_ascii(bytes);
             return Ok(bytes.len());
         }
+        self.push_non_ascii(bytes, offset)
+    }
+
+    /// Appends ASCII `bytes` to the text they belong in (the Latin-1 one, unless widened).
+    #[inline(always)]
+    fn push_ascii(&mut self, bytes: &[u8]) {
+        if self.wide {
+            self.utf16.extend(bytes.iter().map(|&b| b as u16));
+        } else if bytes.len() <= 16 {
+            // A variable-length copy is a memmove call; short names copy faster inline
+            // (and `extend` of an iterator stayed an out-of-line call: 44 instructions
+            // of a person decode's ~550 native ones).
+            self.latin1.reserve(16);
+            let len = self.latin1.len();
+            let spare = self.latin1.spare_capacity_mut();
+            for (d, &b) in spare.iter_mut().zip(bytes) {
+                d.write(b);
+            }
+            // SAFETY: the loop initialised `bytes.len()` (at most 16, reserved) bytes
+            // after `len`.
+            unsafe { self.latin1.set_len(len + bytes.len()) };
+        } else {
+            self.latin1.extend_from_slice(bytes);
+        }
+    }
+
+    /// Appends non-ASCII `bytes` to an unsplit text, widening it at the first char above
+    /// U+00FF; returns the number of UTF-16 units appended.
+    #[inline(always)]
+    fn push_non_ascii(&mut self, bytes: &[u8], offset: usize) -> Result<usize> {
         // Long strings are validated by simdutf8 first, whose SIMD pays from 64 bytes;
         // short ones are checked while they are transcoded, which saves a pass (and a
         // call into `std::str::from_utf8`, which simdutf8 itself uses below 64 bytes).
