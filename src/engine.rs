@@ -137,6 +137,12 @@ fn entry_path(err: Error, keys: Keys, i: u32, part: u32) -> Error {
     }
 }
 
+/// From this many input bytes, a message's Latin-1 and wide strings are kept in two texts
+/// (`TextBuffer::start`): below it, widening a small message's text costs less than the
+/// second string and the property that carries it to JS. (The N-API layer splits only the
+/// texts of schemas whose strings are not a fixed few: src/binding/mod.rs.)
+pub const SPLIT_TEXT_MIN_INPUT: usize = 4096;
+
 /// Decodes one whole message from `input` into `tape` and `text` (`text` is cleared
 /// first). Returns the number of tape slots the message needs: when that is more than
 /// `tape.len()`, only the first `tape.len()` were written, and the caller should call
@@ -149,14 +155,32 @@ pub fn decode(
     tape: &mut [f64],
     text: &mut TextBuffer,
 ) -> Result<usize> {
-    text.clear();
+    decode_text(
+        program,
+        input,
+        tape,
+        text,
+        input.len() >= SPLIT_TEXT_MIN_INPUT,
+    )
+}
+
+/// `decode` with the text split (`TextBuffer::start`) or not, whatever the input's size
+/// (the fuzz targets decode small messages both ways).
+pub fn decode_text(
+    program: &Program,
+    input: &[u8],
+    tape: &mut [f64],
+    text: &mut TextBuffer,
+    split: bool,
+) -> Result<usize> {
+    text.start(split);
     decode_at(program, input, 0, tape, text)
 }
 
 /// Decodes the message that is exactly `input[start..]`, appending its text to `text`;
 /// offsets (of errors, and of `bytes` values on the tape) count from `input[0]`. The
-/// decode budget counts this message's text only; the text as a whole must stay a
-/// string JS can make.
+/// decode budget counts this message's text only; the text as a whole must stay strings
+/// JS can make.
 #[inline(always)]
 fn decode_at(
     program: &Program,
@@ -165,7 +189,7 @@ fn decode_at(
     tape: &mut [f64],
     text: &mut TextBuffer,
 ) -> Result<usize> {
-    let units = text.len();
+    let text_bytes = text.byte_size();
     let mut d = Decoding {
         r: Reader::at(input, start),
         out: TapeOut::new(tape),
@@ -183,12 +207,12 @@ fn decode_at(
     }
     // The message's text, as the one string JS slices strings from.
     let offset = d.r.offset();
-    d.charge(d.text.byte_size_since(units) as u64, offset)?;
-    if d.text.len() > MAX_JS_STRING_LENGTH as usize {
+    d.charge((d.text.byte_size() - text_bytes) as u64, offset)?;
+    if d.text.longest() > MAX_JS_STRING_LENGTH as usize {
         return Err(Error::new(ErrorKind::LimitExceeded {
             offset: 0,
             what: LimitKind::TotalText,
-            declared: d.text.len() as u64,
+            declared: d.text.longest() as u64,
             limit: MAX_JS_STRING_LENGTH as u64,
         }));
     }
@@ -236,7 +260,9 @@ pub fn decode_frames(
     tape: &mut [f64],
     text: &mut TextBuffer,
 ) -> Frames {
-    text.clear();
+    // A batch's text is large: its Latin-1 and wide strings are kept apart, as a large
+    // message's are, so one wide name does not widen every string of the batch.
+    text.start(true);
     let mut pos = start;
     let mut count = 0;
     let mut slots = 0;

@@ -3,7 +3,7 @@
 //! decodes to its values in batches of any size; a stream with a bad frame decodes every
 //! frame before it and stops exactly at its start, leaving it to the careful path
 //! (lib/framing.js) that names the fault. Also: batches cut by the tape and by the text,
-//! and text widened by a frame that is then not taken, narrowed back.
+//! and the text of a frame that is then not taken dropped again.
 //! __test__/framing.test.js reads the same vectors through the JS API.
 
 use shorn::codec::crc32c::crc32c;
@@ -202,14 +202,14 @@ fn batches_end_where_the_tape_or_the_text_is_full() {
 }
 
 #[test]
-fn text_widened_by_a_frame_not_taken_is_narrowed_back() {
+fn the_text_of_a_frame_not_taken_is_dropped() {
     let schema = object(
         r#"{"name":"name","schema":{"type":"string"}},{"name":"xs","schema":{"type":"array","items":{"type":"uint8"}}}"#,
     );
     let values = [
         person("ab", 1),
         person("é", 1),
-        // Widens the text, then needs more tape than is left.
+        // Adds a wide string, then needs more tape than is left.
         person("wide €", 50),
         person("cd", 1),
     ];
@@ -235,9 +235,9 @@ fn text_widened_by_a_frame_not_taken_is_narrowed_back() {
             full: true,
         }
     );
-    // One byte per char again, holding exactly the two names taken.
+    // One Latin-1 text again, holding exactly the two names taken.
     assert_eq!(text.text(), shorn::codec::Text::Latin1(&[b'a', b'b', 0xe9]));
-    // A message that fails after widening the text is rolled back the same way.
+    // A message that fails after adding a wide string is rolled back the same way.
     let bad = {
         let mut m = messages[2].clone();
         m.push(0);
