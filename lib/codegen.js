@@ -276,6 +276,17 @@ class Generator {
   }
 }
 
+// Generated decoders' text cursors: S from p, and a large message's (or batch's) wide
+// strings from X and q, in their own text when it has Latin-1 ones too (src/codec/text.rs,
+// TextBuffer; set natively as state.wide and taken at once).
+const WIDE_TEXT = `let p = 0;
+  let X = S;
+  let q = 0;
+  if (st.wide !== null) {
+    X = st.wide;
+    st.wide = null;
+  }`;
+
 function generate(descriptor, info, G, overrides = null) {
   const g = new Generator(info);
   g.G = G;
@@ -351,14 +362,7 @@ function decode(bytes) {
   const T = st.tape;
   ${info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : ''}
   let i = 0;
-  let p = 0;
-  // A large message's wide strings come in a second text (src/codec/text.rs, TextBuffer).
-  let X = S;
-  let q = 0;
-  if (st.wide !== null) {
-    X = st.wide;
-    st.wide = null;
-  }
+  ${WIDE_TEXT}
   // While values are built, a call from user code (a prototype's setter, reached only
   // from a polluted prototype) takes a tape of its own, as during an encode: it cannot
   // overwrite the slots this decode still reads.
@@ -410,14 +414,7 @@ function decodeFrames(bytes, start$, max$, checksum$, out$, at$) {
   at$.end = T[1];
   at$.more = T[2] === 1;
   let i = 3;
-  let p = 0;
-  // The batch's wide strings, in their own text when it has Latin-1 ones too.
-  let X = S;
-  let q = 0;
-  if (st.wide !== null) {
-    X = st.wide;
-    st.wide = null;
-  }
+  ${WIDE_TEXT}
   st.busy = true;
   try {
     ${g.split ? 'W.T = T; W.S = S; W.X = X; W.bytes = bytes;' : ''}

@@ -360,21 +360,24 @@ function encodeFrames(codec, values, options) {
   if (values === null || typeof values !== 'object' || typeof values[Symbol.iterator] !== 'function') {
     throw new ShornError('ERR_SHORN_INVALID', `encodeFrames: expected an iterable of values, found ${describe(values)}`);
   }
-  const trailer = checksum ? CHECKSUM_BYTES : 0;
   const messages = [];
-  let total = 0;
   let frame = 0;
   for (const value of values) {
-    let message;
     try {
-      message = codec.encode(value);
+      messages.push(codec.encode(value));
     } catch (e) {
       throw atFrame(e, frame);
     }
-    messages.push(message);
-    total += headerBytes(message.length) + message.length + trailer;
     frame++;
   }
+  return joinFrames(messages, checksum);
+}
+
+/** The frames of encoded `messages`, with checksums or not, in one Buffer. */
+function joinFrames(messages, checksum) {
+  const trailer = checksum ? CHECKSUM_BYTES : 0;
+  let total = 0;
+  for (const message of messages) total += headerBytes(message.length) + message.length + trailer;
   const out = Buffer.allocUnsafe(total);
   let pos = 0;
   for (const message of messages) {
@@ -410,5 +413,6 @@ module.exports = {
   atFrame,
   FrameReader,
   encodeFrames,
+  joinFrames,
   decodeFrames,
 };

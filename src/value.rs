@@ -409,23 +409,8 @@ pub fn decode_value_text(schema: &Schema, bytes: &[u8], split: bool) -> codec::R
         tape.resize(needed, 0.0);
         engine::decode_text(&schema.program, bytes, &mut tape, &mut text, split)?;
     }
-    // As the JS layer does: positive slots slice the first text, negative ones the second
-    // (a split message's wide strings; otherwise the same text).
-    let (units, wide): (Vec<u16>, Vec<u16>) = match text.text() {
-        Text::Latin1(b) => (b.iter().map(|&c| c as u16).collect(), Vec::new()),
-        Text::Utf16(u) => (u.to_vec(), u.to_vec()),
-        Text::Split(b, u) => (b.iter().map(|&c| c as u16).collect(), u.to_vec()),
-    };
-    let mut cursor = Unmarshal {
-        tape: &tape,
-        slot: 0,
-        units: &units,
-        unit: 0,
-        wide: &wide,
-        wide_unit: 0,
-        input: bytes,
-        defs: &schema.defs,
-    };
+    let (units, wide) = texts(&text);
+    let mut cursor = Unmarshal::new(&tape, &units, &wide, bytes, &schema.defs);
     Ok(cursor.node(&schema.root))
 }
 
@@ -442,22 +427,8 @@ pub fn decode_frames_values(
     let mut tape = vec![0.0; tape_slots];
     let mut text = TextBuffer::new();
     let frames = engine::decode_frames(&schema.program, input, start, batch, &mut tape, &mut text);
-    // As the JS layer does: positive slots slice the first text, negative ones the second.
-    let (units, wide): (Vec<u16>, Vec<u16>) = match text.text() {
-        Text::Latin1(b) => (b.iter().map(|&c| c as u16).collect(), Vec::new()),
-        Text::Utf16(u) => (u.to_vec(), u.to_vec()),
-        Text::Split(b, u) => (b.iter().map(|&c| c as u16).collect(), u.to_vec()),
-    };
-    let mut cursor = Unmarshal {
-        tape: &tape,
-        slot: 0,
-        units: &units,
-        unit: 0,
-        wide: &wide,
-        wide_unit: 0,
-        input,
-        defs: &schema.defs,
-    };
+    let (units, wide) = texts(&text);
+    let mut cursor = Unmarshal::new(&tape, &units, &wide, input, &schema.defs);
     let values = (0..frames.count)
         .map(|_| cursor.node(&schema.root))
         .collect();
@@ -473,6 +444,16 @@ pub fn decode_frames_values(
     (values, frames)
 }
 
+/// The units positive string slots slice (the first text) and negative ones slice (a split
+/// message's wide strings; otherwise the same text), as the JS layer reads them.
+fn texts(text: &TextBuffer) -> (Vec<u16>, Vec<u16>) {
+    match text.text() {
+        Text::Latin1(b) => (b.iter().map(|&c| c as u16).collect(), Vec::new()),
+        Text::Utf16(u) => (u.to_vec(), u.to_vec()),
+        Text::Split(b, u) => (b.iter().map(|&c| c as u16).collect(), u.to_vec()),
+    }
+}
+
 struct Unmarshal<'a> {
     tape: &'a [f64],
     slot: usize,
@@ -484,7 +465,26 @@ struct Unmarshal<'a> {
     defs: &'a [Def],
 }
 
-impl Unmarshal<'_> {
+impl<'a> Unmarshal<'a> {
+    fn new(
+        tape: &'a [f64],
+        units: &'a [u16],
+        wide: &'a [u16],
+        input: &'a [u8],
+        defs: &'a [Def],
+    ) -> Self {
+        Unmarshal {
+            tape,
+            slot: 0,
+            units,
+            unit: 0,
+            wide,
+            wide_unit: 0,
+            input,
+            defs,
+        }
+    }
+
     fn next(&mut self) -> f64 {
         self.slot += 1;
         self.tape[self.slot - 1]

@@ -8,7 +8,7 @@
 
 const fs = require('node:fs');
 const { StringDecoder } = require('node:string_decoder');
-const { headerBytes, writeHeader, writeChecksum, frameOptions, FrameReader, CHECKSUM_BYTES } = require('../framing');
+const { joinFrames, frameOptions, FrameReader } = require('../framing');
 const { parseLine, JsonSyntaxError } = require('./json');
 
 // Input is read in chunks of this size; what one chunk gives is written before the next
@@ -77,7 +77,6 @@ class Output {
  */
 async function encodeStream({ codec, input, output, checksum, exactIntegers, toValue, onError, progress }) {
   frameOptions('encoder', { checksum }, false);
-  const trailer = checksum ? CHECKSUM_BYTES : 0;
   const text = new StringDecoder('utf8');
   let pending = []; // the pieces of the unfinished last line of what was read so far
   let line = 0; // the number of the last line taken
@@ -88,7 +87,6 @@ async function encodeStream({ codec, input, output, checksum, exactIntegers, toV
   // Encodes complete `lines`, then writes their frames in one Buffer.
   const take = async (lines) => {
     const messages = [];
-    let total = 0;
     let failure = null;
     for (let lineText of lines) {
       line++;
@@ -117,19 +115,9 @@ async function encodeStream({ codec, input, output, checksum, exactIntegers, toV
         break;
       }
       messages.push(message);
-      total += headerBytes(message.length) + message.length + trailer;
       frame++;
     }
-    const out = Buffer.allocUnsafe(total);
-    let pos = 0;
-    for (const message of messages) {
-      pos = writeHeader(out, pos, message.length);
-      out.set(message, pos);
-      const start = pos;
-      pos += message.length;
-      if (checksum) pos = writeChecksum(out, start, pos);
-    }
-    await output.write(out);
+    await output.write(joinFrames(messages, checksum));
     if (failure) throw failure;
   };
 

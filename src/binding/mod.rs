@@ -16,6 +16,7 @@
 
 mod nodeapi;
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
@@ -744,34 +745,45 @@ unsafe extern "C" fn decode(env: napi_env, info: sys::napi_callback_info) -> nap
         match nodeapi::cb_info::<1>(env, info) {
             Ok(([input], _, data)) => {
                 let bound = bound_of(data);
-                let result = match nodeapi::uint8_view(env, input) {
-                    Ok(Some((ptr, len, shared))) => {
-                        let bytes = if len == 0 || ptr.is_null() {
-                            &[][..]
-                        } else {
-                            // SAFETY: V8 reports `len` bytes at `ptr` for this view, alive
-                            // for the call (no JS runs until we return).
-                            std::slice::from_raw_parts(ptr as *const u8, len)
-                        };
-                        if shared {
-                            // Another thread may write a shared view while the engine reads
-                            // it (some bytes twice: to validate, then to transcode), so it
-                            // decodes a copy, read once.
-                            #[allow(clippy::unnecessary_to_owned)]
-                            let copy = bytes.to_vec();
-                            decode_call(env, bound, Input::Bytes(&copy))
-                        } else {
-                            decode_call(env, bound, Input::Bytes(bytes))
-                        }
-                    }
-                    Ok(None) => Err(Fail::Invalid("decode: expected a Uint8Array")),
-                    Err(e) => Err(e),
-                };
+                let result = view_bytes(env, input, "decode: expected a Uint8Array")
+                    .and_then(|bytes| decode_call(env, bound, Input::Bytes(&bytes)));
                 finish(env, Some(&bound.shared), result)
             }
             Err(e) => finish(env, None, Err(e)),
         }
     }
+}
+
+/// The bytes of the Uint8Array `input` (a copy when it views shared memory); anything else
+/// is `Fail::Invalid(not_bytes)`.
+///
+/// # Safety
+/// `env` must be live; the bytes must not be used after JS runs again (no JS runs until the
+/// native call returns).
+#[inline(always)]
+unsafe fn view_bytes<'a>(
+    env: napi_env,
+    input: napi_value,
+    not_bytes: &'static str,
+) -> NResult<Cow<'a, [u8]>> {
+    // SAFETY: `env` is live (the contract).
+    let Some((ptr, len, shared)) = (unsafe { nodeapi::uint8_view(env, input) })? else {
+        return Err(Fail::Invalid(not_bytes));
+    };
+    let bytes = if len == 0 || ptr.is_null() {
+        &[][..]
+    } else {
+        // SAFETY: V8 reports `len` bytes at `ptr` for this view, alive for the call (no JS
+        // runs until we return).
+        unsafe { std::slice::from_raw_parts(ptr as *const u8, len) }
+    };
+    // Another thread may write a shared view while the engine reads it (some bytes twice:
+    // to validate, then to transcode), so it is read from a copy, read once.
+    Ok(if shared {
+        Cow::Owned(bytes.to_vec())
+    } else {
+        Cow::Borrowed(bytes)
+    })
 }
 
 /// `decodeInput()`: decodes the small message JS copied into `state.input`: its length in
@@ -813,27 +825,8 @@ unsafe extern "C" fn decode_frames(env: napi_env, info: sys::napi_callback_info)
                 let start = get_u32(env, start, 0) as usize;
                 let max = get_u32(env, max, 0);
                 let checksum = nodeapi::number(env, checksum).is_some_and(|v| v != 0.0);
-                let result = match nodeapi::uint8_view(env, input) {
-                    Ok(Some((ptr, len, shared))) => {
-                        let bytes = if len == 0 || ptr.is_null() {
-                            &[][..]
-                        } else {
-                            // SAFETY: V8 reports `len` bytes at `ptr` for this view, alive
-                            // for the call (no JS runs until we return).
-                            std::slice::from_raw_parts(ptr as *const u8, len)
-                        };
-                        if shared {
-                            // As in `decode`: a shared view is read from a copy.
-                            #[allow(clippy::unnecessary_to_owned)]
-                            let copy = bytes.to_vec();
-                            frames_call(env, bound, &copy, start, max, checksum)
-                        } else {
-                            frames_call(env, bound, bytes, start, max, checksum)
-                        }
-                    }
-                    Ok(None) => Err(Fail::Invalid("decodeFrames: expected a Uint8Array")),
-                    Err(e) => Err(e),
-                };
+                let result = view_bytes(env, input, "decodeFrames: expected a Uint8Array")
+                    .and_then(|bytes| frames_call(env, bound, &bytes, start, max, checksum));
                 finish(env, Some(&bound.shared), result)
             }
             Err(e) => finish(env, None, Err(e)),
