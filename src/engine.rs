@@ -8,13 +8,13 @@
 
 use crate::codec::{
     EncodeInput, Error, ErrorKind, LimitKind, Reader, Result, Segment, TapeIn, TapeOut, TextBuffer,
-    Writer,
+    Violation, Writer,
 };
 use crate::program::{Keys, Op, Program, MAX_JS_STRING_LENGTH};
 use crate::types::keys::{key_text, KeySet};
 use crate::types::{
-    boolean, bytes, date, enumeration, float, int64, integer, json, optional, string, typed_array,
-    union, Decoding, Encoding,
+    array, boolean, bytes, date, enumeration, float, int64, integer, json, optional, string,
+    typed_array, union, verify, Decoding, Encoding,
 };
 
 /// Encodes the marshalled message into `w` (appending).
@@ -90,6 +90,9 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 e.depth -= 1;
                 Ok(())
             }
+            // JS checked the constraints as it wrote the tape.
+            Op::Checked { rule } => encode_leaf(e, p.rules[rule as usize].op),
+            Op::Count { .. } => Ok(()),
             op => encode_leaf(e, op),
         };
         r.map_err(|err| err.at(&step.path))?;
@@ -121,7 +124,9 @@ fn encode_leaf(e: &mut Encoding, op: Op) -> Result<()> {
         | Op::Entries { .. }
         | Op::Presence { .. }
         | Op::Branch { .. }
-        | Op::Call { .. } => unreachable!("control steps are run by the block"),
+        | Op::Call { .. }
+        | Op::Checked { .. }
+        | Op::Count { .. } => unreachable!("control steps are run by the block"),
     }
 }
 
@@ -157,6 +162,7 @@ pub fn decode(
         depth: 0,
         // The root's own cost is checked with the text's, at the end.
         heap: program.root_cost as u64,
+        stop: usize::MAX,
     };
     decode_block(&mut d, program, 0, program.main_end as usize)?;
     if d.r.remaining() != 0 {
@@ -176,6 +182,39 @@ pub fn decode(
         }));
     }
     Ok(d.out.slots())
+}
+
+/// The error, with its offset and path, of the string whose length JS read from tape slot
+/// `slot` and found breaking its pattern or format (checks only the JS layer makes): a
+/// decode of the same input that stops there. None if the input does not lead there
+/// (another thread changed a shared input meanwhile). Failures are rare, so a second
+/// decode costs nothing on the happy path, where recording every string's offset would.
+pub fn locate(program: &Program, input: &[u8], slot: usize) -> Option<Error> {
+    let mut text = TextBuffer::new();
+    let mut d = Decoding {
+        r: Reader::new(input),
+        // No tape: slots past its end are only counted.
+        out: TapeOut::new(&mut []),
+        text: &mut text,
+        limits: program.limits,
+        depth: 0,
+        heap: program.root_cost as u64,
+        stop: slot,
+    };
+    match decode_block(&mut d, program, 0, program.main_end as usize) {
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::Invalid {
+                    violation: Violation::Located,
+                    ..
+                }
+            ) =>
+        {
+            Some(e)
+        }
+        _ => None,
+    }
 }
 
 /// Runs `program.steps[start..end]`; the error of a step gets that step's path.
@@ -256,6 +295,12 @@ fn decode_block(d: &mut Decoding, p: &Program, start: usize, end: usize) -> Resu
                 d.depth -= 1;
                 Ok(())
             }
+            Op::Checked { rule } => {
+                let rule = &p.rules[rule as usize];
+                let start = d.r.offset();
+                decode_leaf(d, rule.op).and_then(|()| verify(d, rule, start))
+            }
+            Op::Count { min, max } => count(d, p.steps[pc + 1].op, min, max),
             op => decode_leaf(d, op),
         };
         r.map_err(|err| err.at(&step.path))?;
@@ -326,6 +371,24 @@ fn decode_leaf(d: &mut Decoding, op: Op) -> Result<()> {
         | Op::Entries { .. }
         | Op::Presence { .. }
         | Op::Branch { .. }
-        | Op::Call { .. } => unreachable!("control steps are run by the block"),
+        | Op::Call { .. }
+        | Op::Checked { .. }
+        | Op::Count { .. } => unreachable!("control steps are run by the block"),
+    }
+}
+
+/// A `Count` step: the count of the array, record or map whose step (`next`) follows must
+/// be from `min` to `max`, checked before its items are read. A count that is not a valid
+/// varint is left for that step to report.
+fn count(d: &mut Decoding, next: Op, min: u32, max: u32) -> Result<()> {
+    let Ok(found) = d.r.peek_varint() else {
+        return Ok(());
+    };
+    match array::verify_count(next, min, max, found) {
+        None => Ok(()),
+        Some(violation) => Err(Error::new(ErrorKind::Invalid {
+            offset: d.r.offset(),
+            violation,
+        })),
     }
 }
