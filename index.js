@@ -4,11 +4,12 @@
 
 const v8 = require('node:v8');
 const { t } = require('./lib/types');
-const { ShornError, describe } = require('./lib/errors');
+const { ShornError, issueOf } = require('./lib/errors');
 const { walk, analyze } = require('./lib/walk');
 const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
 const genericMarshaller = require('./lib/generic');
+const { TYPES } = require('./lib/types');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const BUDGET = 'maxDecodedBytes';
@@ -26,7 +27,8 @@ function optionError(message) {
 }
 
 /**
- * A compiled schema: `encode`, `encodeInto` and `decode` for values of one shape.
+ * A compiled schema: `encode`, `encodeInto` and `decode` for values of one shape, and
+ * `check` and `safeDecode`, which report failures as values instead of throwing.
  * Made by `compile`; each codec has functions of its own, so V8 keeps its property
  * accesses monomorphic.
  */
@@ -39,8 +41,40 @@ class Codec {
     this.encode = functions.encode;
     this.encodeInto = functions.encodeInto;
     this.decode = functions.decode;
+    this.check = functions.check;
+    this.safeDecode = functions.safeDecode;
     Object.freeze(this);
   }
+}
+
+const OK = Object.freeze({ ok: true });
+
+// An issue as `check` and `safeDecode` report it (docs/FORMAT.md, "Constraints").
+function issueOfError(e, withOffset) {
+  const issue = { path: typeof e.path === 'string' ? e.path : '$', code: issueOf(e), message: e.message };
+  if (withOffset && e.offset !== undefined) issue.offset = e.offset;
+  return issue;
+}
+
+// `check(value)`: `{ ok: true }`, or `{ ok: false, issues }` with every issue encode would
+// find in `value`, in the order it would meet them (the first is the error encode throws).
+// `safeDecode(bytes)`: `{ ok: true, value }`, or `{ ok: false, issues }` with the one
+// issue decode found (a decode stops at the first: the bytes after it mean nothing).
+function reporting(m, decode) {
+  return {
+    check(value) {
+      const issues = m.issues(value);
+      return issues.length === 0 ? OK : { ok: false, issues: issues.map((e) => issueOfError(e, false)) };
+    },
+    safeDecode(bytes) {
+      try {
+        return { ok: true, value: decode(bytes) };
+      } catch (e) {
+        if (!(e instanceof ShornError)) throw e;
+        return { ok: false, issues: [issueOfError(e, true)] };
+      }
+    },
+  };
 }
 
 // A builder passed uncalled (`t.string` for `t.string()`) would vanish in JSON.stringify
@@ -55,17 +89,21 @@ function findFunction(schema) {
   });
 }
 
-// Each default, read back from its JSON form, must be a value of its type.
-function checkDefaults(descriptor, m) {
+// What only JS can check of a descriptor the native compiler took (a pattern is a JS
+// RegExp); and each default, read back from its JSON form, must be a value of its type
+// that meets its constraints.
+function checkDescriptor(descriptor, m) {
+  walk(descriptor, (d, path) => {
+    const fault = d && TYPES.get(d.type).validate?.(d);
+    if (fault !== undefined) throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: ${fault}`, { path });
+  });
   walk(descriptor, (d, path) => {
     if (d && d.type === 'default') {
       const value = m.defaultValue(d);
       if (!m.test(d.of, value)) {
-        throw new ShornError(
-          'ERR_SHORN_SCHEMA',
-          `invalid schema at ${path}: the default does not fit its type (expected ${m.expected(d.of)}, found ${describe(value)})`,
-          { path },
-        );
+        const [why] = m.issues(value, d.of);
+        const detail = why === undefined ? `expected ${m.expected(d.of)}` : why.path === '$' ? why.message.slice(3) : why.message;
+        throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: the default does not fit its type (${detail})`, { path });
       }
     }
   });
@@ -123,7 +161,7 @@ function compile(schema, options = {}) {
   if (walkError) throw walkError;
 
   const generic = genericMarshaller.build(descriptor, info, nat, maxDepth);
-  checkDefaults(descriptor, generic.marshaller);
+  checkDescriptor(descriptor, generic.marshaller);
   let functions;
   let generated = false;
   if (mode !== false) {
@@ -141,7 +179,7 @@ function compile(schema, options = {}) {
     }
   }
   if (!generated) functions = generic.functions;
-  return new Codec(descriptor, functions, generated);
+  return new Codec(descriptor, { ...functions, ...reporting(generic.marshaller, functions.decode) }, generated);
 }
 
 // The functional form compiles on first use and caches per schema object.
