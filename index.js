@@ -10,6 +10,7 @@ const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
 const genericMarshaller = require('./lib/generic');
 const { TYPES } = require('./lib/types');
+const { fromZod } = require('./lib/zod');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const BUDGET = 'maxDecodedBytes';
@@ -206,4 +207,4 @@ function decode(schema, bytes) {
   return codecFor(schema).decode(bytes);
 }
 
-module.exports = { t, compile, encode, decode, ShornError, Codec };
+module.exports = { t, compile, encode, decode, fromZod, ShornError, Codec };
