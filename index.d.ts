@@ -81,6 +81,12 @@ export interface BytesType extends BytesConstraints { readonly type: 'bytes' }
 export interface EnumType<V extends string = string> {
   readonly type: 'enum';
   readonly values: readonly V[];
+  /** What a reader reads a newer writer's unknown symbols as (schema evolution). */
+  readonly default?: V;
+}
+export interface EnumOptions<V extends string> {
+  /** The symbol a reader reads the symbols of a newer writer it does not know as. */
+  default?: V;
 }
 export type LiteralValue = string | number | boolean | null;
 /** One value, zero bytes. */
@@ -420,7 +426,7 @@ export declare const t: {
   /** A string; lengths count code points. */
   string(constraints?: StringConstraints): StringType;
   bytes(constraints?: BytesConstraints): BytesType;
-  enum<const V extends readonly string[]>(values: V): EnumType<V[number]>;
+  enum<const V extends readonly string[]>(values: V, options?: EnumOptions<V[number]>): EnumType<V[number]>;
   /** Exactly this value (`Object.is`); takes no bytes. */
   literal<const V extends LiteralValue>(value: V): LiteralType<V>;
   null(): NullType;
@@ -463,6 +469,12 @@ export interface CompileOptions {
   /** How deep recursive types and `json` values may nest (default 128, at most 1000). */
   maxDepth?: number;
   /**
+   * Decode limit on the estimated JS heap the values of one message take (default 256 MiB,
+   * or an eighth of V8's heap limit where that is less); over it is ERR_SHORN_LIMIT before
+   * any value is built.
+   */
+  maxDecodedBytes?: number;
+  /**
    * `'auto'` (default): generate per-schema JS with `new Function`, or use the generic
    * marshaller where code generation is forbidden (strict CSP). `false` forces the generic
    * path, `true` requires generation. Both give identical bytes.
@@ -493,6 +505,17 @@ export declare class Codec<D extends Descriptor = Descriptor> {
   check(value: unknown): CheckResult;
   /** `decode` that returns its failure (the one issue it stops at) instead of throwing. */
   safeDecode(bytes: Uint8Array): SafeDecodeResult<Infer<D>>;
+  /**
+   * 16 lowercase hex digits naming the schema: the first 8 bytes of the SHA-256 of its
+   * canonical descriptor (docs/FORMAT.md, "Fingerprints").
+   */
+  readonly fingerprint: string;
+  /**
+   * A reader of bytes written with `writer` (an older or newer version of this schema), as
+   * values of this one (docs/FORMAT.md, "Schema evolution"). Throws ERR_SHORN_SCHEMA with
+   * `problems` when some of the writer's messages cannot be read.
+   */
+  reader(writer: Descriptor | Codec<any>): Reader<D>;
 }
 
 /**
@@ -536,6 +559,39 @@ export type SafeDecodeResult<T> = { readonly ok: true; readonly value: T } | { r
  */
 export declare function fromZod<Z extends ZodSchemaLike>(schema: Z): ZodDescriptor<Z['_zod']['output'], Z['_zod']['input']>;
 
+/** Reads one writer schema's bytes as values of the reader's schema. */
+export interface Reader<D extends Descriptor = Descriptor> {
+  decode(bytes: Uint8Array): Infer<D>;
+  readonly readerFingerprint: string;
+  readonly writerFingerprint: string;
+}
+
+/** One reason a reader cannot read every message of a writer; `path` in the reader's terms. */
+export interface CompatibilityProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The problems that stop `reader` reading every message written with `writer`; empty when none. */
+export declare function compatibility(reader: Descriptor | Codec<any>, writer: Descriptor | Codec<any>): CompatibilityProblem[];
+
+/** The writer schemas a transport may carry; encodes and decodes self-identifying envelopes. */
+export interface Registry {
+  /** `value` encoded with `schema` (one the registry knows) after a 10-byte envelope header. */
+  encode<D extends Descriptor>(schema: D | Codec<D>, value: InferInput<D>): Buffer;
+  /** An envelope of any known writer, decoded as `reader`'s values (default: the writer's own). */
+  decode<D extends Descriptor>(bytes: Uint8Array, reader: D | Codec<D>): Infer<D>;
+  decode(bytes: Uint8Array): unknown;
+  /** The writer fingerprint in an envelope's header. */
+  fingerprintOf(bytes: Uint8Array): string;
+  /** Adds a writer schema; returns its codec. */
+  add<D extends Descriptor>(schema: D | Codec<D>): Codec<D>;
+  readonly fingerprints: string[];
+}
+
+/** A registry of writer schemas (descriptors or codecs), compiled with `options`. */
+export declare function createRegistry(schemas: ReadonlyArray<Descriptor | Codec<any>>, options?: CompileOptions): Registry;
+
 /** Compiles a descriptor into a native handle with its marshalling code. */
 export declare function compile<D extends Descriptor>(schema: D, options?: CompileOptions): Codec<D>;
 
@@ -552,7 +608,8 @@ export type ShornErrorCode =
   | 'ERR_SHORN_TRAILING'
   | 'ERR_SHORN_MALFORMED'
   | 'ERR_SHORN_LIMIT'
-  | 'ERR_SHORN_BUFFER';
+  | 'ERR_SHORN_BUFFER'
+  | 'ERR_SHORN_UNKNOWN_SCHEMA';
 
 /** Every error shorn throws. */
 export declare class ShornError extends Error {

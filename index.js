@@ -11,6 +11,8 @@ const codegen = require('./lib/codegen');
 const genericMarshaller = require('./lib/generic');
 const { TYPES } = require('./lib/types');
 const { fromZod } = require('./lib/zod');
+const { fingerprint } = require('./lib/fingerprint');
+const evolve = require('./lib/evolve');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const BUDGET = 'maxDecodedBytes';
@@ -34,17 +36,29 @@ function optionError(message) {
  * accesses monomorphic.
  */
 class Codec {
-  constructor(schema, functions, codegenUsed) {
+  constructor(schema, functions, codegenUsed, settings) {
     /** The descriptor this codec was compiled from (a plain JSON value). */
     this.schema = schema;
     /** Whether the marshalling code was generated (false: the no-`eval` path). */
     this.generated = codegenUsed;
+    /** 16 hex digits naming the schema (lib/fingerprint.js, docs/FORMAT.md "Fingerprints"). */
+    this.fingerprint = fingerprint(schema);
     this.encode = functions.encode;
     this.encodeInto = functions.encodeInto;
     this.decode = functions.decode;
     this.check = functions.check;
     this.safeDecode = functions.safeDecode;
+    SETTINGS.set(this, settings);
     Object.freeze(this);
+  }
+
+  /**
+   * A reader of bytes written with `writer` (a descriptor or a Codec), as values of this
+   * codec's schema: `{ decode(bytes) }`. Throws ERR_SHORN_SCHEMA, listing every problem,
+   * when the writer's messages cannot all be read (see `compatibility`).
+   */
+  reader(writer) {
+    return readerOf(this, writer);
   }
 }
 
@@ -77,6 +91,10 @@ function reporting(m, decode) {
     },
   };
 }
+
+// Codec -> the compile settings it was made with (a reader of another writer's bytes is
+// compiled with the same limits).
+const SETTINGS = new WeakMap();
 
 // A builder passed uncalled (`t.string` for `t.string()`) would vanish in JSON.stringify
 // and leave a confusing "missing schema" error; name it instead.
@@ -120,18 +138,17 @@ function checkDescriptor(descriptor, m) {
  * forbidden).
  */
 function compile(schema, options = {}) {
+  const settings = settingsOf(options);
+  const { descriptor, text } = descriptorOf(schema);
+  const { functions, generated } = assemble(descriptor, text, settings, null);
+  return new Codec(descriptor, functions, generated, settings);
+}
+
+function settingsOf(options) {
   if (typeof options !== 'object' || options === null) throw optionError('options must be an object');
   for (const key of Object.keys(options)) {
     if (!OPTIONS.has(key)) throw optionError(`unknown option ${JSON.stringify(key)}`);
   }
-  findFunction(schema);
-  let text;
-  try {
-    text = JSON.stringify(schema);
-  } catch (e) {
-    throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: not JSON-serialisable (${e.message})`);
-  }
-  if (typeof text !== 'string') throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: expected a descriptor object');
   const limits = LIMITS.map((name) => {
     const v = options[name];
     if (v === undefined) return -1;
@@ -147,8 +164,26 @@ function compile(schema, options = {}) {
   else if (!Number.isSafeInteger(budget) || budget < 0) throw optionError(`${BUDGET} must be a safe integer of at least 0`);
   const mode = options.codegen === undefined ? 'auto' : options.codegen;
   if (mode !== true && mode !== false && mode !== 'auto') throw optionError("codegen must be true, false or 'auto'");
+  return { limits, maxDepth, budget, mode };
+}
 
-  const descriptor = JSON.parse(text);
+// The descriptor as JSON text, and parsed back: the one copy compile works on.
+function descriptorOf(schema) {
+  findFunction(schema);
+  let text;
+  try {
+    text = JSON.stringify(schema);
+  } catch (e) {
+    throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: not JSON-serialisable (${e.message})`);
+  }
+  if (typeof text !== 'string') throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: expected a descriptor object');
+  return { descriptor: JSON.parse(text), text };
+}
+
+// The native handle and the marshalling functions of `descriptor`. With `overrides`
+// (lib/evolve.js), decode builds another schema's values from this one's bytes.
+function assemble(descriptor, text, settings, overrides) {
+  const { limits, maxDepth, budget, mode } = settings;
   let info;
   let walkError;
   try {
@@ -161,13 +196,13 @@ function compile(schema, options = {}) {
   const nat = rt.native.compile(text, ...limits, layout.positional ? layout.strings : -1, layout.blobs, budget);
   if (walkError) throw walkError;
 
-  const generic = genericMarshaller.build(descriptor, info, nat, maxDepth);
+  const generic = genericMarshaller.build(descriptor, info, nat, maxDepth, overrides);
   checkDescriptor(descriptor, generic.marshaller);
   let functions;
   let generated = false;
   if (mode !== false) {
     try {
-      functions = codegen.build(descriptor, info, nat, generic.marshaller);
+      functions = codegen.build(descriptor, info, nat, generic.marshaller, overrides);
       generated = true;
     } catch (e) {
       if (!(e instanceof EvalError)) throw e;
@@ -180,7 +215,59 @@ function compile(schema, options = {}) {
     }
   }
   if (!generated) functions = generic.functions;
-  return new Codec(descriptor, { ...functions, ...reporting(generic.marshaller, functions.decode) }, generated);
+  return { functions: { ...functions, ...reporting(generic.marshaller, functions.decode) }, generated };
+}
+
+/** What `codec.reader(writer)` returns: decodes the writer's bytes as the reader's values. */
+class Reader {
+  constructor(reader, writer, decode) {
+    /** The reader's fingerprint. */
+    this.readerFingerprint = reader.fingerprint;
+    /** The fingerprint of the schema the bytes were written with. */
+    this.writerFingerprint = writer.fingerprint;
+    this.decode = decode;
+    Object.freeze(this);
+  }
+}
+
+function codecOf(schema) {
+  return schema instanceof Codec ? schema : codecFor(schema);
+}
+
+function readerOf(codec, writer) {
+  const settings = SETTINGS.get(codec);
+  let w;
+  if (writer instanceof Codec) w = writer;
+  else {
+    const { descriptor, text } = descriptorOf(writer);
+    const { functions, generated } = assemble(descriptor, text, settings, null);
+    w = new Codec(descriptor, functions, generated, settings);
+  }
+  const { problems, overrides, same } = evolve.plan(codec.schema, w.schema, genericMarshaller.jsonForms(codec.schema));
+  if (problems.length > 0) {
+    const error = new ShornError(
+      'ERR_SHORN_SCHEMA',
+      `the reader (${codec.fingerprint}) cannot read every message of the writer (${w.fingerprint}):\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`,
+    );
+    error.problems = problems;
+    throw error;
+  }
+  if (same) return new Reader(codec, w, codec.decode);
+  // The writer's program and take code, with the overrides spliced in, compiled with the
+  // reader's limits; its own copy of the descriptor, so the overrides' keys are its nodes.
+  const { functions } = assemble(w.schema, JSON.stringify(w.schema), settings, overrides);
+  return new Reader(codec, w, functions.decode);
+}
+
+/**
+ * The problems (`{ path, message }`, paths in the reader's terms) that stop a reader of
+ * schema `reader` from reading every message written with `writer`; empty when it can.
+ * Either may be a descriptor or a Codec.
+ */
+function compatibility(reader, writer) {
+  const r = codecOf(reader);
+  const w = codecOf(writer);
+  return evolve.plan(r.schema, w.schema, genericMarshaller.jsonForms(r.schema)).problems;
 }
 
 // The functional form compiles on first use and caches per schema object.
@@ -207,4 +294,6 @@ function decode(schema, bytes) {
   return codecFor(schema).decode(bytes);
 }
 
-module.exports = { t, compile, encode, decode, fromZod, ShornError, Codec };
+const { createRegistry } = require('./lib/envelope').registries({ compile, Codec });
+
+module.exports = { t, compile, encode, decode, fromZod, compatibility, createRegistry, ShornError, Codec };

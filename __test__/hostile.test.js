@@ -261,3 +261,50 @@ describe('issue 7 #8: a SharedArrayBuffer written by another thread during decod
     assert.equal(bad, 0, `${bad} of ${decoded} decodes gave a malformed string`);
   });
 });
+
+describe('fuzz finding J7: a union test fixes an array\'s length when it starts, as encoding does', () => {
+  // A getter that appends to the array being encoded made a union's variant test endless
+  // (each item tested added another: 2^32 - 1 items, 300 s, 2 GB, then a RangeError).
+  const CAP = 10000;
+  const schemas = {
+    'union([uint8, array(record(float64))])': shorn.t.union([shorn.t.uint8(), shorn.t.array(shorn.t.record(shorn.t.float64()))]),
+    'recursive union': shorn.t.recursive('J', (self) => shorn.t.union([shorn.t.null(), shorn.t.float64(), shorn.t.array(self), shorn.t.record(self)])),
+    'union([string, json])': shorn.t.union([shorn.t.string(), shorn.t.json()]),
+  };
+  for (const [name, schema] of Object.entries(schemas)) {
+    for (const mode of MODES) {
+      test(`${name} (${mode.name})`, () => {
+        const codec = compileMode(schema, mode);
+        const a = [];
+        let reads = 0;
+        const o = {};
+        Object.defineProperty(o, 'x', {
+          enumerable: true,
+          get() {
+            reads++;
+            if (a.length < CAP) a.push(o);
+            return 1;
+          },
+        });
+        a.push(o);
+        try {
+          codec.encode(a);
+        } catch (e) {
+          assert.ok(e instanceof shorn.ShornError, String(e));
+        }
+        assert.ok(reads < 100, `the getter ran ${reads} times: a walk followed the array as it grew`);
+      });
+    }
+  }
+});
+
+describe('fuzz finding J6 (by design): a built-in accessor that refuses a Proxy receiver throws as any getter does', () => {
+  for (const mode of MODES) {
+    test(`object({ length }) of a Proxy around a Float32Array (${mode.name})`, () => {
+      const codec = compileMode(shorn.t.object({ length: shorn.t.uint8() }), mode);
+      assert.throws(() => codec.encode(new Proxy(new Float32Array(2), {})), (e) => e instanceof TypeError && !(e instanceof shorn.ShornError));
+      // Without the Proxy the built-in's own field encodes, and the codec is unaffected.
+      assert.deepEqual(codec.decode(codec.encode(new Float32Array(2))), { length: 2 });
+    });
+  }
+});

@@ -204,6 +204,8 @@ function main() {
   const speed = runSpeed(options, startMs);
   const setup = runSetup(options);
   const memory = fixtures.includes(MEMORY_FIXTURE) ? runMemory(options) : [];
+  // Resolved decodes (benchmark/evolve.js), when shorn and nestedEvent are in the run.
+  const evolve = options.codecs.includes('shorn') && fixtures.includes('nestedEvent') ? require('./evolve').run(plan.rounds) : '';
   const otherBusyDuringRun = otherBusyPercent();
   const after = loadSnapshot();
   const results = {
@@ -224,7 +226,8 @@ function main() {
     setup,
     memory,
   };
-  const markdown = renderReport(results);
+  results.evolve = evolve;
+  const markdown = renderReport(results) + (evolve ? `\n${evolve}` : '');
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), markdown);
   process.stdout.write(markdown);

@@ -60,6 +60,8 @@ class Generator {
     this.helpers = new Map();
     this.inHelper = false;
     this.level = 0;
+    // Writer node -> override, for a reader of another schema's bytes (lib/evolve.js).
+    this.overrides = null;
   }
 
   constant(value) {
@@ -140,7 +142,9 @@ class Generator {
   }
 
   helper(d) {
-    const key = JSON.stringify(d);
+    // Shapes are shared by their text, except in a reader of another schema's bytes, where
+    // two nodes of one text may be read as different reader types.
+    const key = this.overrides === null ? JSON.stringify(d) : d;
     let h = this.helpers.get(key);
     if (h === undefined) {
       h = { name: this.fresh('h'), put: false, take: false };
@@ -199,9 +203,10 @@ class Generator {
 
   /** Emits the decoding of `d`; returns a name or an expression for its value. */
   take(d) {
-    if (this.helps(d, d)) return this.takeHelper(d);
+    const o = this.overrides === null ? undefined : this.overrides.get(d);
+    if (o === undefined && this.helps(d, d)) return this.takeHelper(d);
     this.level++;
-    const expr = TYPES.get(d.type).emitTake(this, d);
+    const expr = o === undefined ? TYPES.get(d.type).emitTake(this, d) : o.emit(this, d);
     this.level--;
     if (/^[A-Za-z_$][\w$]*$/.test(expr)) return expr;
     const v = this.fresh('v');
@@ -270,9 +275,10 @@ class Generator {
   }
 }
 
-function generate(descriptor, info, G) {
+function generate(descriptor, info, G, overrides = null) {
   const g = new Generator(info);
   g.G = G;
+  g.overrides = overrides;
   const { layout } = info;
   const minimum = g.slots(descriptor);
   g.put(descriptor, 'v', new PathExpr(['$']), minimum);
@@ -372,8 +378,8 @@ return { encode, encodeInto, decode };
 // Builds the functions with `new Function`; throws where code generation is forbidden
 // (a strict Content Security Policy, --disallow-code-generation-from-strings). `G` is the
 // schema's generic marshaller, for the values generated code hands to it.
-function build(descriptor, info, nat, G) {
-  const { source, constants } = generate(descriptor, info, G);
+function build(descriptor, info, nat, G, overrides = null) {
+  const { source, constants } = generate(descriptor, info, G, overrides);
   // eslint-disable-next-line no-new-func
   const factory = new Function('nat', 'rt', 'st', 'K', 'G', source);
   return factory(nat, rt, rt.state, constants, G);

@@ -23,6 +23,9 @@ class Marshaller {
     this.paths = info.paths;
     this.maxDepth = maxDepth;
     this.caches = new Map();
+    // Writer node -> override, when this marshaller decodes another schema's values from
+    // this one's bytes (lib/evolve.js); null otherwise.
+    this.overrides = null;
     // Levels of recursion a `test` is inside (cyclic values must end in `false`).
     this.testDepth = 0;
   }
@@ -137,7 +140,7 @@ class Marshaller {
   }
 
   decoder(T, i, S, p, bytes) {
-    return new Decoder(this, T, i, S, p, bytes);
+    return this.overrides === null ? new Decoder(this, T, i, S, p, bytes) : new ResolvingDecoder(this, T, i, S, p, bytes);
   }
 
   put(c, d, x) {
@@ -413,11 +416,20 @@ function loneSurrogate(path, x) {
   return new ShornError('ERR_SHORN_INVALID', `${path}: expected a well-formed string, found a lone surrogate at index ${k}`, { path });
 }
 
-function build(descriptor, info, nat, maxDepth) {
+/** A decode whose overridden nodes build another schema's values (lib/evolve.js). */
+class ResolvingDecoder extends Decoder {
+  take(d) {
+    const o = this.m.overrides.get(d);
+    return o === undefined ? def(d).take(this, d) : o.take(this, d);
+  }
+}
+
+function build(descriptor, info, nat, maxDepth, overrides = null) {
   const st = rt.state;
   const { layout } = info;
   const m = new Marshaller(descriptor, info, maxDepth);
   m.nat = nat;
+  m.overrides = overrides;
 
   function marshal(v) {
     if (st.busy) return rt.reenter(marshal, v);

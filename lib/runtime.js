@@ -375,6 +375,7 @@ module.exports = {
   targetOffset,
   outputInto,
   inputLength,
+  inputView,
   isPlainBytes,
   isBytes,
   decodeCall,

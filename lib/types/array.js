@@ -55,10 +55,12 @@ module.exports = [
     emitTest(g, d, x) {
       return g.predicate(d, x, (y, fail) => {
         const k = g.fresh('k');
+        const n = g.fresh('n');
         return [
           `if (!Array.isArray(${y})) ${fail}`,
-          ...(constrained(d) ? [`if (!(${emitCount(`${y}.length`, d.minItems, d.maxItems)})) ${fail}`] : []),
-          `for (let ${k} = 0; ${k} < ${y}.length; ${k}++) if (!(${g.test(d.items, `${y}[${k}]`)})) ${fail}`,
+          `const ${n} = ${y}.length;`,
+          ...(constrained(d) ? [`if (!(${emitCount(n, d.minItems, d.maxItems)})) ${fail}`] : []),
+          `for (let ${k} = 0; ${k} < ${n}; ${k}++) if (!(${g.test(d.items, `${y}[${k}]`)})) ${fail}`,
         ];
       });
     },
@@ -70,10 +72,9 @@ module.exports = [
       const k = g.fresh('k');
       const y = g.fresh('y');
       const per = g.slots(d.items);
-      g.enc.push(`if (!Array.isArray(${x})) ${g.fail(path, shown, x)}`);
-      if (constrained(d)) g.enc.push(`if (!(${emitCount(`${x}.length`, d.minItems, d.maxItems)})) ${g.violated(path, d, x)}`);
+      g.enc.push(`if (!Array.isArray(${x})) ${g.fail(path, shown, x)}`, `const ${n} = ${x}.length;`);
+      if (constrained(d)) g.enc.push(`if (!(${emitCount(n, d.minItems, d.maxItems)})) ${g.violated(path, d, x)}`);
       g.enc.push(
-        `const ${n} = ${x}.length;`,
         `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
         `T[i++] = ${n};`,
         `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
@@ -94,18 +95,22 @@ module.exports = [
       return v;
     },
     // A loop, not every(): every() skips holes, which made a sparse array of length 2^32 - 1
-    // take minutes to be refused; a hole is undefined, which no item type takes.
+    // take minutes to be refused; a hole is undefined, which no item type takes. The length
+    // is read once, as encoding reads it: an item's getter that appends to the array made a
+    // walk that re-read it endless (fuzz finding J7).
     test(d, x, c) {
-      if (!Array.isArray(x) || !within(x.length, d.minItems, d.maxItems)) return false;
-      for (let k = 0; k < x.length; k++) if (!c.test(d.items, x[k])) return false;
+      if (!Array.isArray(x)) return false;
+      const n = x.length;
+      if (!within(n, d.minItems, d.maxItems)) return false;
+      for (let k = 0; k < n; k++) if (!c.test(d.items, x[k])) return false;
       return true;
     },
     satisfies: (d, x) => within(x.length, d.minItems, d.maxItems),
     violations: (d, x) => countViolations('array', 'item', x.length, d.minItems, d.maxItems, describe(x)),
     put(c, d, x, shown) {
       if (!Array.isArray(x)) throw c.fail(shown, x);
-      if (constrained(d) && !within(x.length, d.minItems, d.maxItems)) throw c.violated(d, x);
       const n = x.length;
+      if (constrained(d) && !within(n, d.minItems, d.maxItems)) throw c.violated(d, x);
       c.write(n);
       for (let k = 0; k < n; k++) {
         c.segments.push(`[${k}]`);

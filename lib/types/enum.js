@@ -7,9 +7,14 @@ const { ShornError } = require('../errors');
 module.exports = [
   {
     name: 'enum',
-    build(values) {
+    // `options.default`: the symbol a reader reads a newer writer's unknown symbols as
+    // (schema evolution, lib/evolve.js); not on the wire.
+    build(values, options = {}) {
       if (!Array.isArray(values)) throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: t.enum takes an array of strings');
-      return { type: 'enum', values: [...values] };
+      if (typeof options !== 'object' || options === null) {
+        throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: t.enum options must be an object');
+      }
+      return options.default === undefined ? { type: 'enum', values: [...values] } : { type: 'enum', values: [...values], default: options.default };
     },
     // Long lists are cut: an error message need not carry a million symbols.
     expected: (d) =>

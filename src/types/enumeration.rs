@@ -1,5 +1,7 @@
 //! `enum`: one of a list of distinct strings, as the varint index of the string in the
-//! list. Descriptor: `{ "type": "enum", "values": [...] }`.
+//! list. Descriptor: `{ "type": "enum", "values": [...], "default"? }`; `default`, one of
+//! the values, is what a reader of a newer writer's symbols it lacks reads them as
+//! (lib/evolve.js); it does not change the bytes.
 
 use std::collections::HashSet;
 
@@ -9,7 +11,7 @@ use crate::json::Json;
 
 pub const ENTRY: Entry = Entry {
     name: "enum",
-    members: &["values"],
+    members: &["values", "default"],
     compile,
 };
 
@@ -40,6 +42,17 @@ fn compile(d: &Json, _: &mut Cx) -> Result<Node> {
             return Err(schema_error(format!("enum value \"{s}\" appears twice")));
         }
         symbols.push(Box::from(s));
+    }
+    if let Some(default) = d.get("default") {
+        match default.as_str() {
+            Some(s) if seen.contains(s) => {}
+            Some(s) => {
+                return Err(schema_error(format!(
+                    "enum default \"{s}\" is not one of its values"
+                )))
+            }
+            None => return Err(schema_error("enum \"default\" must be a string".into())),
+        }
     }
     Ok(Node::Enum {
         symbols: symbols.into(),

@@ -56,3 +56,24 @@ const kinds: string[] = ['click', 'view'];
 const Kind = compile(t.enum(kinds));
 const kind: string = Kind.decode(Kind.encode('click'));
 void kind;
+
+// Schema evolution, fingerprints and registries.
+import { compatibility, createRegistry, type Reader, type CompatibilityProblem } from '../../index.js';
+const PersonV2 = t.object({
+  id: t.uint32(),
+  name: t.string(),
+  email: t.default(t.string(), ''),
+  color: t.enum(['red', 'other'], { default: 'other' }),
+});
+const v2 = compile(PersonV2);
+const fingerprint: string = v2.fingerprint;
+const readsV1: Reader<typeof PersonV2> = v2.reader(Person);
+const fromV1: { id: number; name: string; email: string; color: 'red' | 'other' } = readsV1.decode(buf);
+const problems: CompatibilityProblem[] = compatibility(PersonV2, codec);
+const registry = createRegistry([Person, PersonV2], { maxDepth: 32 });
+const envelope: Buffer = registry.encode(PersonV2, { id: 1, name: 'x', color: 'red' });
+const viaRegistry: Infer<typeof PersonV2> = registry.decode(envelope, PersonV2);
+const writerFingerprint: string = registry.fingerprintOf(envelope);
+void [fingerprint, fromV1, problems, viaRegistry, writerFingerprint];
+// @ts-expect-error: the enum default must be one of its values
+t.enum(['a', 'b'], { default: 'c' });

@@ -1,0 +1,445 @@
+'use strict';
+// Schema evolution: reading bytes written with one schema (the writer's) as values of
+// another (the reader's). docs/FORMAT.md, "Schema evolution", has the rules as a table.
+//
+// `plan(reader, writer)` pairs the two descriptors node by node. Where a writer node's
+// decoded value is already a value of its reader node (same type, an integer read as a
+// wider one, T read as nullable(T), ...), nothing changes: the writer's own decode builds
+// it. Where it is not, the writer node gets an override: code that consumes the writer's
+// tape for that node and builds the reader's value instead:
+//   - object: fields matched by name; the writer's fields the reader lacks are read and
+//     dropped; the reader's fields the writer lacks take their default (or stay absent
+//     when optional); keys come out in the reader's order;
+//   - enum: the writer's symbol, or the reader's default for a symbol it does not know;
+//   - integer -> int64/uint64: the number as a bigint.
+// The resolved decode runs the writer's native program (so the writer's bytes and limits
+// are checked exactly as a plain decode with the writer's schema would) and the writer's
+// generated take code with the overrides spliced in (lib/codegen.js `take`, and the
+// generic marshaller's ResolvingDecoder for recursive and hand-off values).
+
+const { TYPES } = require('./types');
+const { pathKey, describe } = require('./errors');
+const { canonical } = require('./fingerprint');
+const rt = require('./runtime');
+
+const INTEGERS = ['uint8', 'uint16', 'uint32', 'int8', 'int16', 'int32', 'int'];
+
+// Integer widening: the writer's type -> the reader types its values are read as (the
+// type itself aside). Every value of the writer's type is a value of each of these.
+const WIDENS = {
+  uint8: ['uint16', 'uint32', 'int16', 'int32', 'int', 'int64', 'uint64', 'float32', 'float64'],
+  uint16: ['uint32', 'int32', 'int', 'int64', 'uint64', 'float32', 'float64'],
+  uint32: ['int', 'int64', 'uint64', 'float64'],
+  int8: ['int16', 'int32', 'int', 'int64', 'float32', 'float64'],
+  int16: ['int32', 'int', 'int64', 'float32', 'float64'],
+  int32: ['int', 'int64', 'float64'],
+  int: ['int64', 'float64'],
+  float32: ['float64'],
+};
+
+const BIGINTS = new Set(['int64', 'uint64']);
+const ZERO_SIZE = new Set(['literal', 'null']);
+
+/** Pairs reader and writer descriptors (both compiled, JSON-parsed descriptors). */
+class Plan {
+  constructor(reader, writer) {
+    this.reader = reader;
+    this.writer = writer;
+    this.problems = [];
+    // Writer node -> override (see the header).
+    this.overrides = new Map();
+    // Writer recursive definition -> the reader node it was paired with.
+    this.partner = new Map();
+    this.rScopes = new Map();
+    this.wScopes = new Map();
+    this.texts = new Map();
+    this.free = new Map();
+  }
+
+  problem(path, message) {
+    this.problems.push({ path, message });
+  }
+
+  /** A plan on trial (a union variant): its findings are merged only if it has none. */
+  trial(fn) {
+    const saved = [this.problems, new Map(this.overrides), new Map(this.partner)];
+    this.problems = [];
+    fn();
+    const ok = this.problems.length === 0;
+    if (!ok) [, this.overrides, this.partner] = saved;
+    this.problems = saved[0];
+    return ok;
+  }
+
+  /** The canonical text of node `d`, memoized (lib/fingerprint.js). */
+  text(d) {
+    let s = this.texts.get(d);
+    if (s === undefined) this.texts.set(d, (s = canonical(d)));
+    return s;
+  }
+
+  /** Whether `d` has a ref to a definition outside it (then its text is not its meaning). */
+  open(d) {
+    let names = this.free.get(d);
+    if (names === undefined) {
+      names = new Set();
+      if (d.type === 'ref') names.add(d.name);
+      else {
+        for (const [child] of TYPES.get(d.type).children(d)) for (const n of this.openNames(child)) names.add(n);
+        if (d.type === 'recursive') names.delete(d.name);
+      }
+      this.free.set(d, names);
+    }
+    return names.size > 0;
+  }
+
+  openNames(d) {
+    this.open(d);
+    return this.free.get(d);
+  }
+
+  resolve(r, w, path) {
+    // Wrappers that change nothing of the value: default (on decode the value is always
+    // there) on either side, refs to their definitions.
+    while (r.type === 'default') r = r.of;
+    while (w.type === 'default') w = w.of;
+    if (r.type === 'ref') r = this.rScopes.get(r);
+    if (w.type === 'ref') w = this.wScopes.get(w);
+    if (w.type === 'recursive') {
+      // A writer's definition, reached again through its refs, must pair with the same
+      // reader node, or one take could not serve both.
+      const seen = this.partner.get(w);
+      if (seen === r) return;
+      if (seen !== undefined) {
+        this.problem(path, `the writer's ${w.name} is read here as a different reader type than where it is defined (a recursion the reader does not share); not supported`);
+        return;
+      }
+      this.partner.set(w, r);
+    }
+    if (!this.open(r) && !this.open(w) && this.text(r) === this.text(w)) return;
+
+    if (w.type === 'recursive') {
+      this.scope(w, this.wScopes);
+      if (r.type === 'recursive') this.scope(r, this.rScopes);
+      this.resolve(r.type === 'recursive' ? r.schema : r, w.schema, path);
+      return;
+    }
+    if (r.type === 'recursive') {
+      this.scope(r, this.rScopes);
+      this.resolve(r.schema, w, path);
+      return;
+    }
+    if (r.type === 'union' || r.type === 'discriminatedUnion') {
+      this.toUnion(r, w, path);
+      return;
+    }
+    if (w.type === 'union' || w.type === 'discriminatedUnion') {
+      // Each of the writer's variants must read as the reader's one type.
+      w.variants.forEach((v) => this.resolve(r, v, path));
+      return;
+    }
+    if (r.type === 'nullable' || r.type === 'optional') {
+      if (w.type === r.type) this.resolve(r.of, w.of, path);
+      else if (w.type === 'nullable' || w.type === 'optional') {
+        this.problem(path, `the writer's value may be ${w.type === 'nullable' ? 'null' : 'missing'}; the reader's is ${r.type}, not ${w.type}`);
+      } else if (!(ZERO_SIZE.has(w.type) && this.readerAccepts(r, literalValue(w)))) {
+        this.resolve(r.of, w, path);
+      }
+      return;
+    }
+    if (w.type === 'nullable' || w.type === 'optional') {
+      this.problem(path, `the writer's value may be ${w.type === 'nullable' ? 'null' : 'missing'}; the reader's ${name(r)} is not ${w.type}`);
+      return;
+    }
+    if (ZERO_SIZE.has(w.type)) {
+      const v = literalValue(w);
+      if (!this.readerAccepts(r, v)) this.problem(path, `the writer's ${describe(v)} (literal) is not a value of the reader's ${name(r)}`);
+      return;
+    }
+    const rule = RULES[r.type];
+    if (rule === undefined || !rule.call(this, r, w, path)) {
+      this.problem(path, `the writer's ${name(w)} cannot be read as ${name(r)}${r.type in WIDEN_HINTS ? WIDEN_HINTS[r.type] : ''}`);
+    }
+  }
+
+  scope(d, scopes) {
+    // Refs inside definition `d` name it (the innermost definition of a name wins, as in
+    // lib/walk.js).
+    const visit = (n, shadow) => {
+      if (n.type === 'ref' && n.name === d.name && !shadow) scopes.set(n, d);
+      if (n.type === 'ref') return;
+      for (const [child] of TYPES.get(n.type).children(n)) visit(child, shadow || (child.type === 'recursive' && child.name === d.name));
+    };
+    if (!scopes.has(d)) {
+      scopes.set(d, d);
+      visit(d.schema, false);
+    }
+  }
+
+  readerAccepts(r, v) {
+    while (r.type === 'default') r = r.of;
+    switch (r.type) {
+      case 'literal':
+      case 'null':
+        return Object.is(literalValue(r), v);
+      case 'nullable':
+        return v === null || this.readerAccepts(r.of, v);
+      case 'optional':
+        return v === undefined || this.readerAccepts(r.of, v);
+      case 'json':
+        return v === null || typeof v !== 'object';
+      case 'union':
+        return r.variants.some((x) => this.readerAccepts(x, v));
+      case 'string':
+        return typeof v === 'string';
+      case 'enum':
+        return typeof v === 'string' && r.values.includes(v);
+      case 'bool':
+        return typeof v === 'boolean';
+      default:
+        if (typeof v === 'number' && (r.type === 'float64' || INTEGERS.includes(r.type) || r.type === 'float32')) {
+          return TYPES.get(r.type).test(r, v);
+        }
+        return false;
+    }
+  }
+
+  // The reader's union: each of the writer's variants (or its one type) reads as the first
+  // reader variant it fits, an identical one first; discriminated unions by tag.
+  toUnion(r, w, path) {
+    const writerVariants = w.type === 'union' || w.type === 'discriminatedUnion' ? w.variants : [w];
+    for (const v of writerVariants) {
+      if (r.type === 'discriminatedUnion' && tagOf(v, r.key) !== undefined) {
+        const tag = tagOf(v, r.key);
+        const target = r.variants.find((x) => tagOf(x, r.key) === tag);
+        if (target === undefined) {
+          this.problem(path + pathKey(r.key), `the writer's tag ${JSON.stringify(tag)} is not one of the reader's (${r.variants.map((x) => JSON.stringify(tagOf(x, r.key))).join(', ')})`);
+        } else {
+          this.resolve(target, v, path);
+        }
+        continue;
+      }
+      let target = r.variants.find((x) => !this.open(x) && !this.open(v) && this.text(x) === this.text(v));
+      if (target !== undefined) {
+        this.resolve(target, v, path);
+        continue;
+      }
+      target = r.variants.find((x) => this.trial(() => this.resolve(x, v, path)));
+      if (target === undefined) {
+        this.problem(path, `the writer's ${name(v)} fits no variant of the reader's ${r.type === 'union' ? 'union' : 'discriminated union'} (${r.variants.map(name).join(' | ')})`);
+      }
+    }
+  }
+
+  override(w, o) {
+    this.overrides.set(w, o);
+  }
+}
+
+const WIDEN_HINTS = {};
+for (const t of [...INTEGERS, 'int64', 'uint64', 'float32', 'float64']) {
+  WIDEN_HINTS[t] = ' (numbers widen only: uint8 -> uint16 -> uint32 -> int/int64, int8 -> int16 -> int32 -> int/int64, integers -> float64, float32 -> float64)';
+}
+
+// Reader type -> whether (and how) the writer's node `w` reads as reader node `r`. Called
+// with `this` the plan; returns false for "no rule" (the caller names the pair).
+const RULES = {
+  string: (r, w) => w.type === 'string' || w.type === 'enum',
+  enum(r, w, path) {
+    if (w.type !== 'enum') return false;
+    const known = new Set(r.values);
+    const unknown = w.values.filter((s) => !known.has(s));
+    if (unknown.length === 0) return true;
+    if (r.default === undefined) {
+      const shown = unknown.slice(0, 5).map((s) => JSON.stringify(s)).join(', ');
+      this.problem(path, `the writer's symbol${unknown.length > 1 ? 's' : ''} ${shown}${unknown.length > 5 ? ', ...' : ''} ${unknown.length > 1 ? 'are' : 'is'} not the reader's; give the reader's enum a default (t.enum(values, { default }))`);
+      return true;
+    }
+    const symbols = w.values.map((s) => (known.has(s) ? s : r.default));
+    this.override(w, {
+      emit: (g) => `${g.constant(symbols)}[T[i++]]`,
+      take: (c) => symbols[c.T[c.i++]],
+    });
+    return true;
+  },
+  array(r, w, path) {
+    if (w.type !== 'array') return false;
+    this.resolve(r.items, w.items, `${path}[]`);
+    return true;
+  },
+  tuple(r, w, path) {
+    if (w.type !== 'tuple') return false;
+    if (w.items.length !== r.items.length) {
+      this.problem(path, `the writer's tuple has ${w.items.length} items, the reader's ${r.items.length}`);
+      return true;
+    }
+    r.items.forEach((item, k) => this.resolve(item, w.items[k], `${path}[${k}]`));
+    return true;
+  },
+  record(r, w, path) {
+    if (w.type !== 'record') return false;
+    this.resolve(r.values, w.values, `${path}[]`);
+    return true;
+  },
+  map(r, w, path) {
+    if (w.type !== 'map') return false;
+    this.resolve(r.keys, w.keys, `${path}<key>`);
+    this.resolve(r.values, w.values, `${path}[]`);
+    return true;
+  },
+  object(r, w, path) {
+    if (w.type !== 'object') return false;
+    resolveObject(this, r, w, path);
+    return true;
+  },
+};
+for (const t of ['bool', 'bytes', 'date', 'json', 'float64Array', 'float32Array', 'int32Array', 'uint32Array', 'int16Array', 'uint16Array', 'int8Array']) {
+  RULES[t] = (r, w) => w.type === r.type;
+}
+for (const t of [...INTEGERS, 'float32', 'float64', 'int64', 'uint64']) {
+  RULES[t] = function number(r, w) {
+    if (w.type === r.type) return true;
+    if (!(WIDENS[w.type] || []).includes(r.type)) return false;
+    if (BIGINTS.has(r.type)) {
+      // Numbers on the writer's tape, bigints in the reader's values.
+      const own = TYPES.get(w.type);
+      this.override(w, {
+        emit: (g) => `BigInt(${own.emitTake(g, w)})`,
+        take: (c) => BigInt(own.take(c, w)),
+      });
+    }
+    return true;
+  };
+}
+
+function resolveObject(plan, r, w, path) {
+  const writer = new Map(w.fields.map((f, k) => [f.name, k]));
+  const keep = new Array(w.fields.length).fill(false);
+  // Each of the reader's fields: where its value comes from.
+  const out = [];
+  for (const f of r.fields) {
+    const at = path + pathKey(f.name);
+    const rKind = f.schema.type === 'optional' ? 'optional' : f.schema.type === 'default' ? 'default' : 'plain';
+    const rInner = rKind === 'plain' ? f.schema : f.schema.of;
+    const k = writer.get(f.name);
+    if (k === undefined) {
+      if (rKind === 'plain') plan.problem(at, "missing from the writer's schema, and the reader gives it no default (t.default) and does not make it optional");
+      else out.push({ name: f.name, from: -1, kind: rKind, field: f.schema });
+      continue;
+    }
+    const ws = w.fields[k].schema;
+    const wOptional = ws.type === 'optional';
+    if (wOptional && rKind === 'plain') {
+      plan.problem(at, "the writer may leave it out; make the reader's field optional or give it a default (t.default)");
+      continue;
+    }
+    keep[k] = true;
+    plan.resolve(rInner, wOptional ? ws.of : ws, at);
+    out.push({ name: f.name, from: k, kind: rKind, maybe: wOptional, field: f.schema });
+  }
+  // The writer's own take builds this object unchanged when it has the reader's fields in
+  // the reader's order, each as present or absent as the reader's would be.
+  const same =
+    out.length === w.fields.length &&
+    out.every((o, n) => o.from === n && (o.maybe ? o.kind === 'optional' : true));
+  if (same) return;
+  plan.override(w, objectOverride(plan, w, out, keep));
+}
+
+// A default's value, made new per decode when it is an object (a Date, an array...), so
+// one decode's caller cannot change what the next decode returns.
+function defaultMaker(plan, d) {
+  const m = plan.readerForms;
+  const first = m.fromJson(d.of, d.value);
+  if (first === null || (typeof first !== 'object' && typeof first !== 'function')) return { constant: first };
+  return { make: () => m.fromJson(d.of, d.value) };
+}
+
+function objectOverride(plan, w, out, keep) {
+  const defaults = out.map((o) => (o.kind === 'default' ? defaultMaker(plan, o.field) : null));
+  const literalKey = (name) => (name === '__proto__' ? '["__proto__"]' : JSON.stringify(name));
+  return {
+    emit(g) {
+      const locals = w.fields.map((f, k) => {
+        const v = g.take(f.schema);
+        return keep[k] ? v : null;
+      });
+      const entries = [];
+      out.forEach((o, n) => {
+        let dflt = null;
+        if (defaults[n] !== null) dflt = 'constant' in defaults[n] ? g.constant(defaults[n].constant) : `${g.constant(defaults[n].make)}()`;
+        if (o.from < 0) {
+          if (o.kind === 'default') entries.push({ name: o.name, value: dflt });
+          return;
+        }
+        const v = locals[o.from];
+        if (!o.maybe) entries.push({ name: o.name, value: v });
+        else if (o.kind === 'default') entries.push({ name: o.name, value: `(${v} === undefined ? ${dflt} : ${v})` });
+        else entries.push({ name: o.name, value: v, when: `${v} !== undefined` });
+      });
+      const first = entries.findIndex((e) => e.when);
+      const literal = first < 0 ? entries : entries.slice(0, first);
+      const o = g.fresh('o');
+      g.dec.push(`const ${o} = { ${literal.map((e) => `${literalKey(e.name)}: ${e.value}`).join(', ')} };`);
+      for (const e of first < 0 ? [] : entries.slice(first)) {
+        const key = JSON.stringify(e.name);
+        const set = `rt.defineOwn(${o}, ${key}, ${e.value});`;
+        g.dec.push(e.when ? `if (${e.when}) { ${set} }` : set);
+      }
+      return o;
+    },
+    take(c) {
+      const values = w.fields.map((f) => c.take(f.schema));
+      const o = {};
+      out.forEach((e, n) => {
+        let v = e.from < 0 ? undefined : values[e.from];
+        if (v === undefined && e.kind === 'default') v = 'constant' in defaults[n] ? defaults[n].constant : defaults[n].make();
+        if (v !== undefined || (e.from >= 0 && !e.maybe)) rt.defineOwn(o, e.name, v);
+      });
+      return o;
+    },
+  };
+}
+
+function literalValue(d) {
+  return d.type === 'null' ? null : d.value;
+}
+
+function tagOf(v, key) {
+  if (v.type !== 'object') return undefined;
+  const f = v.fields.find((x) => x.name === key);
+  return f && f.schema.type === 'literal' ? f.schema.value : undefined;
+}
+
+function name(d) {
+  switch (d.type) {
+    case 'enum':
+      return d.values.length <= 4 ? `enum (${d.values.map((v) => JSON.stringify(v)).join(', ')})` : `enum of ${d.values.length} symbols`;
+    case 'literal':
+      return `literal ${JSON.stringify(d.value)}`;
+    case 'nullable':
+    case 'optional':
+      return `${d.type}(${name(d.of)})`;
+    case 'array':
+      return `array of ${name(d.items)}`;
+    case 'recursive':
+      return d.name;
+    default:
+      return d.type;
+  }
+}
+
+/**
+ * Plans reading `writer`'s bytes as `reader`'s values. `readerForms` reads the reader's
+ * defaults from their JSON forms (a generic Marshaller of the reader's descriptor).
+ * Returns `{ problems, overrides, same }`; `same` when the two are one schema.
+ */
+function plan(reader, writer, readerForms) {
+  const p = new Plan(reader, writer);
+  p.readerForms = readerForms;
+  if (canonical(reader) === canonical(writer)) return { problems: [], overrides: p.overrides, same: true };
+  p.resolve(reader, writer, '$');
+  return { problems: p.problems, overrides: p.overrides, same: false };
+}
+
+module.exports = { plan };
