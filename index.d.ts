@@ -503,7 +503,11 @@ export declare class Codec<D extends Descriptor = Descriptor> {
    * (the first one is the error `encode` throws).
    */
   check(value: unknown): CheckResult;
-  /** `decode` that returns its failure (the one issue it stops at) instead of throwing. */
+  /**
+   * `decode` that returns its failure instead of throwing: for bytes that are no message,
+   * the one issue decode stops at; for a message whose value breaks constraints, every
+   * constraint it breaks, in schema order (the one decode stopped at with its `offset`).
+   */
   safeDecode(bytes: Uint8Array): SafeDecodeResult<Infer<D>>;
   /**
    * 16 lowercase hex digits naming the schema: the first 8 bytes of the SHA-256 of its
@@ -542,7 +546,7 @@ export interface Issue {
   readonly code: IssueCode;
   /** The message of the ShornError `encode` or `decode` throws for it. */
   readonly message: string;
-  /** For `safeDecode`: the byte offset in the input. */
+  /** For the issue `decode` stops at (`safeDecode`): its byte offset in the input. */
   readonly offset?: number;
 }
 

@@ -4,7 +4,7 @@
 
 const v8 = require('node:v8');
 const { t } = require('./lib/types');
-const { ShornError, issueOf } = require('./lib/errors');
+const { ShornError, ISSUE, issueOf } = require('./lib/errors');
 const { walk, analyze } = require('./lib/walk');
 const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
@@ -13,6 +13,7 @@ const { TYPES } = require('./lib/types');
 const { fromZod } = require('./lib/zod');
 const { fingerprint } = require('./lib/fingerprint');
 const evolve = require('./lib/evolve');
+const { unconstrained } = require('./lib/constraints');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const BUDGET = 'maxDecodedBytes';
@@ -73,28 +74,66 @@ function issueOfError(e, withOffset) {
 
 // `check(value)`: `{ ok: true }`, or `{ ok: false, issues }` with every issue encode would
 // find in `value`, in the order it would meet them (the first is the error encode throws).
-// `safeDecode(bytes)`: `{ ok: true, value }`, or `{ ok: false, issues }` with the one
-// issue decode found (a decode stops at the first: the bytes after it mean nothing).
-function reporting(m, decode) {
+// `safeDecode(bytes)`: `{ ok: true, value }`, or `{ ok: false, issues }`: the error decode
+// throws (with its `offset`) and, when that is a broken constraint, every other constraint
+// the message's value breaks (see `decodeIssues`). `unconstrained()` gives the decode of
+// the schema without its constraints, made on first need.
+function reporting(m, decode, unconstrainedDecode) {
   return {
     check(value) {
       const issues = m.issues(value);
       return issues.length === 0 ? OK : { ok: false, issues: issues.map((e) => issueOfError(e, false)) };
     },
     safeDecode(bytes) {
+      let value;
       try {
-        return { ok: true, value: decode(bytes) };
+        value = decode(bytes);
       } catch (e) {
         if (!(e instanceof ShornError)) throw e;
-        return { ok: false, issues: [issueOfError(e, true)] };
+        return { ok: false, issues: decodeIssues(m, e, bytes, unconstrainedDecode) };
       }
+      return { ok: true, value };
     },
   };
+}
+
+// The issues of a message whose decode threw `e`. A malformed, truncated or over-limit
+// message has that one: the bytes after the fault mean nothing. A well-formed message whose
+// value breaks a constraint has every constraint its value breaks, as Zod's safeParse
+// lists them: the bytes are decoded again without constraints (a failure is rare, so only
+// failures pay) and the value is checked as `check` checks it. Each issue is in schema
+// order; the one decode stopped at has its `offset`; the others name their path (a value
+// built from several places of a message has no single offset) and read
+// "invalid value ($.path): ...". (If the second decode finds the message malformed further
+// on, that is the second issue; if the check finds nothing, as when a union's bytes name a
+// variant that the value breaks though another would take it, decode's issue is the one.)
+function decodeIssues(m, e, bytes, unconstrainedDecode) {
+  const first = issueOfError(e, true);
+  if (e.code !== 'ERR_SHORN_INVALID' || e.offset === undefined) return [first];
+  let value;
+  try {
+    value = unconstrainedDecode()(bytes);
+  } catch (again) {
+    if (!(again instanceof ShornError)) throw again;
+    return [first, issueOfError(again, true)];
+  }
+  const issues = m.issues(value).map((x) => {
+    const issue = issueOfError(x, false);
+    const prefix = `${issue.path}: `;
+    if (issue.message.startsWith(prefix)) issue.message = `invalid value (${issue.path}): ${issue.message.slice(prefix.length)}`;
+    return issue;
+  });
+  const at = issues.findIndex((i) => i.path === first.path && i.code === first.code);
+  if (at < 0) return [first, ...issues];
+  issues[at] = first;
+  return issues;
 }
 
 // Codec -> the compile settings it was made with (a reader of another writer's bytes is
 // compiled with the same limits).
 const SETTINGS = new WeakMap();
+// Codec -> its generic marshaller (a reader checks values with it).
+const MARSHALLERS = new WeakMap();
 
 // A builder passed uncalled (`t.string` for `t.string()`) would vanish in JSON.stringify
 // and leave a confusing "missing schema" error; name it instead.
@@ -140,8 +179,10 @@ function checkDescriptor(descriptor, m) {
 function compile(schema, options = {}) {
   const settings = settingsOf(options);
   const { descriptor, text } = descriptorOf(schema);
-  const { functions, generated } = assemble(descriptor, text, settings, null);
-  return new Codec(descriptor, functions, generated, settings);
+  const { functions, generated, marshaller } = assemble(descriptor, text, settings, null);
+  const codec = new Codec(descriptor, functions, generated, settings);
+  MARSHALLERS.set(codec, marshaller);
+  return codec;
 }
 
 function settingsOf(options) {
@@ -215,7 +256,16 @@ function assemble(descriptor, text, settings, overrides) {
     }
   }
   if (!generated) functions = generic.functions;
-  return { functions: { ...functions, ...reporting(generic.marshaller, functions.decode) }, generated };
+  // safeDecode's second decode, without constraints (only a message that breaks one needs it).
+  let unconstrainedDecode = null;
+  const unconstrainedOnce = () => {
+    if (unconstrainedDecode === null) {
+      const bare = unconstrained(descriptor);
+      unconstrainedDecode = assemble(bare, JSON.stringify(bare), settings, null).functions.decode;
+    }
+    return unconstrainedDecode;
+  };
+  return { functions: { ...functions, ...reporting(generic.marshaller, functions.decode, unconstrainedOnce) }, generated, marshaller: generic.marshaller };
 }
 
 /** What `codec.reader(writer)` returns: decodes the writer's bytes as the reader's values. */
@@ -243,7 +293,7 @@ function readerOf(codec, writer) {
     const { functions, generated } = assemble(descriptor, text, settings, null);
     w = new Codec(descriptor, functions, generated, settings);
   }
-  const { problems, overrides, same } = evolve.plan(codec.schema, w.schema, genericMarshaller.jsonForms(codec.schema));
+  const { problems, overrides, same, checks } = evolve.plan(codec.schema, w.schema, genericMarshaller.jsonForms(codec.schema));
   if (problems.length > 0) {
     const error = new ShornError(
       'ERR_SHORN_SCHEMA',
@@ -256,7 +306,26 @@ function readerOf(codec, writer) {
   // The writer's program and take code, with the overrides spliced in, compiled with the
   // reader's limits; its own copy of the descriptor, so the overrides' keys are its nodes.
   const { functions } = assemble(w.schema, JSON.stringify(w.schema), settings, overrides);
-  return new Reader(codec, w, functions.decode);
+  return new Reader(codec, w, checks ? checkingConstraints(codec, functions.decode) : functions.decode);
+}
+
+// A reader's decode that holds the values it reads to the reader's constraints, where the
+// writer's decode does not check them all (lib/evolve.js, `checks`): ERR_SHORN_INVALID
+// with the path in the reader's value (no offset: a reader's value may be built from
+// several places of the writer's message, or from a default).
+function checkingConstraints(codec, decode) {
+  const m = MARSHALLERS.get(codec);
+  return function readChecked(bytes) {
+    const value = decode(bytes);
+    if (m.test(m.descriptor, value)) return value;
+    const [first] = m.issues(value);
+    const path = typeof first.path === 'string' ? first.path : '$';
+    const prefix = `${path}: `;
+    const message = first.message.startsWith(prefix) ? `invalid value (${path}): ${first.message.slice(prefix.length)}` : first.message;
+    const error = new ShornError('ERR_SHORN_INVALID', message, { path });
+    error[ISSUE] = issueOf(first);
+    throw error;
+  };
 }
 
 /**

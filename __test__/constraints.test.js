@@ -2,7 +2,8 @@
 // Constraints (docs/FORMAT.md, "Constraints"): part of a descriptor, checked by encode
 // (ERR_SHORN_INVALID with the path and the constraint) and by decode (ERR_SHORN_INVALID
 // with the offset where the value starts and its path), by both marshallers; codec.check
-// lists every issue, codec.safeDecode returns the one decode stops at. Issue 10.
+// lists every issue, codec.safeDecode every issue of a message's value (the one decode stops
+// at with its offset). Issue 10.
 
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -422,7 +423,7 @@ describe('decode of strings only JS can check', () => {
 });
 
 describe('codec.safeDecode', () => {
-  test('gives the value, or the one issue decode stops at, with its offset', () => {
+  test('gives the value, or the one issue of bytes that are no message, with its offset', () => {
     for (const { codec } of compileBoth(t.object({ a: t.uint8({ max: 5 }), b: t.bool() }))) {
       assert.deepStrictEqual(codec.safeDecode(fromHex('0501')), { ok: true, value: { a: 5, b: true } });
       for (const [hex, code, offset, path] of [
@@ -443,6 +444,53 @@ describe('codec.safeDecode', () => {
       assert.equal(notBytes.issues[0].code, 'invalid_type');
     }
   });
+
+  const Person = t.object({
+    name: t.string({ minLength: 1, maxLength: 8, format: 'email' }),
+    age: t.uint8({ max: 150 }),
+    tags: t.array(t.string({ maxLength: 2 })),
+    n: t.int32({ multipleOf: 5 }),
+  });
+  const loose = compile(unconstrained(Person));
+
+  for (const mode of MODES) {
+    test(`${mode.name}: every constraint a message's value breaks, in schema order, decode's own issue with its offset`, () => {
+      const codec = compileMode(Person, mode);
+      const bytes = loose.encode({ name: 'nope-long', age: 200, tags: ['ok', 'abc', 'x', 'defg'], n: 7 });
+      const result = codec.safeDecode(bytes);
+      assert.equal(result.ok, false);
+      // decode stops at the name's length, natively, at offset 0.
+      const e = assertShornError(() => codec.decode(bytes), { code: 'ERR_SHORN_INVALID', path: '$.name', offset: 0 });
+      assert.deepStrictEqual(result.issues, [
+        { path: '$.name', code: 'too_big', message: e.message, offset: 0 },
+        { path: '$.name', code: 'invalid_format', message: 'invalid value ($.name): expected string of format email, found string "nope-long"' },
+        { path: '$.age', code: 'too_big', message: 'invalid value ($.age): expected uint8 of at most 150, found number 200' },
+        { path: '$.tags[1]', code: 'too_big', message: 'invalid value ($.tags[1]): expected string of at most 2 code points, found string "abc" (3 code points)' },
+        { path: '$.tags[3]', code: 'too_big', message: 'invalid value ($.tags[3]): expected string of at most 2 code points, found string "defg" (4 code points)' },
+        { path: '$.n', code: 'not_multiple_of', message: 'invalid value ($.n): expected int32 that is a multiple of 5, found number 7' },
+      ]);
+      // A format JS finds after a native decode that went through: its issue has the offset.
+      const formatOnly = loose.encode({ name: 'ab', age: 1, tags: [], n: 10 });
+      assert.deepStrictEqual(codec.safeDecode(formatOnly).issues, [
+        { path: '$.name', code: 'invalid_format', message: 'invalid value at offset 0 ($.name): expected string of format email, found string "ab"', offset: 0 },
+      ]);
+    });
+
+    test(`${mode.name}: a message that breaks a constraint and is malformed further on has both issues`, () => {
+      const codec = compileMode(Person, mode);
+      const bytes = loose.encode({ name: 'a@b.co', age: 200, tags: [], n: 5 });
+      // Cut off inside the last field: age breaks its bound first, then the bytes end.
+      const cut = bytes.subarray(0, bytes.length - 1);
+      const result = codec.safeDecode(cut);
+      assert.deepStrictEqual(
+        result.issues.map((i) => [i.path, i.code, i.offset]),
+        [
+          ['$.age', 'too_big', 7],
+          ['$.n', 'truncated', 9],
+        ],
+      );
+    });
+  }
 });
 
 describe('constraints are part of the descriptor', () => {

@@ -48,6 +48,7 @@ module.exports = [
   {
     name: 'array',
     build: (items, options) => buildCounts('array', ['minItems', 'maxItems'], options, { type: 'array', items }),
+    constraints: ['minItems', 'maxItems'],
     children: (d) => [[d.items, '[]']],
     expected: () => 'array',
     slots: () => 1,

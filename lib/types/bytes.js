@@ -21,6 +21,7 @@ module.exports = [
   {
     name: 'bytes',
     build: (options) => buildCounts('bytes', ['minLength', 'maxLength'], options),
+    constraints: ['minLength', 'maxLength'],
     expected: () => 'Uint8Array',
     slots: () => 0,
     blobs: 1,

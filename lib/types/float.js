@@ -49,6 +49,7 @@ function floatType(name) {
   return {
     name,
     build: (options) => buildFloat(name, options),
+    constraints: ['min', 'max'],
     expected: () => `number (${name})`,
     slots: () => 1,
     emitTest: (g, d, x) => (boundsOf(d) ? `(typeof ${x} === 'number' && ${emitSatisfies(d, x)})` : `typeof ${x} === 'number'`),

@@ -42,6 +42,7 @@ function int64Type(name, lo, hi, view) {
   return {
     name,
     build: (options) => buildConstrained(name, options, decimal(name)),
+    constraints: ['min', 'max', 'multipleOf'],
     expected: () => `${name} (bigint ${lo} to ${hi})`,
     slots: () => 1,
     uses64: true,

@@ -70,6 +70,7 @@ function integerType(name, expected, emitCheck, check) {
   return {
     name,
     build: (options) => buildConstrained(name, options),
+    constraints: [...OPTIONS],
     expected: () => expected,
     slots: () => 1,
     emitTest: (g, d, x) => `(typeof ${x} === 'number' && ${emitCheck(x)}${boundsOf(d) ? ` && ${emitSatisfies(d, x)}` : ''})`,

@@ -19,6 +19,7 @@ module.exports = [
   {
     name: 'map',
     build: (keys, values, options) => buildCounts('map', ['maxEntries'], options, { type: 'map', keys, values }),
+    constraints: ['maxEntries'],
     children: (d) => [
       [d.keys, '[][0]'],
       [d.values, '[][1]'],

@@ -20,6 +20,7 @@ module.exports = [
   {
     name: 'record',
     build: (values, options) => buildCounts('record', ['maxEntries'], options, { type: 'record', values }),
+    constraints: ['maxEntries'],
     children: (d) => [[d.values, '[]']],
     expected: () => 'plain object (record)',
     slots: () => 1,

@@ -128,6 +128,7 @@ module.exports = [
   {
     name: 'string',
     build,
+    constraints: [...OPTIONS],
     expected: () => 'string',
     slots: () => 1,
     strings: 1,
