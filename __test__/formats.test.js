@@ -110,6 +110,52 @@ const SEEDS = {
   },
 };
 
+// Inputs chosen to sit on the edges of each rule (look-alike and full-width characters,
+// zero-width and control characters, leap days, zone ids, embedded IPv4, percent-escapes,
+// IDNs): each must be judged as zod judges it.
+const TRICKY = {
+  email: [
+    'а@b.co', 'a＠b.co', 'A@B.COM', 'a@b.c0m', 'a@b.co\u200b', 'a+b@c.io', 'a--b@c.io', 'a@b--c.io', 'a@b.c-d', 'a@123.45',
+    '"a"@b.co', 'a@[1.2.3.4]', 'a.b.c.d.e@f.g.h.ij', 'x@y.zz.', '_@_.co', 'a@b_.co', "a''@b.co", 'a@localhost', 'a@b.co.', 'a@b.co@c.de',
+  ],
+  uuid: [
+    'ffffffff-ffff-ffff-ffff-FFFFFFFFFFFF', '00000000-0000-0000-0000-00000000000O', 'a987fbc9-4bed-8078-9f07-9141ba07c9f3',
+    'A987FBC9-4BED-1078-AF07-9141BA07C9F3', 'a987fbc9-4bed-4078-8f07-9141ba07c9f3\n', ' a987fbc9-4bed-4078-8f07-9141ba07c9f3',
+    'a987fbc9_4bed_4078_8f07_9141ba07c9f3', 'a987fbc9-4bed-4078-8f07-9141ba07c9g3', '００000000-0000-0000-0000-000000000000',
+  ],
+  url: [
+    'HTTP://EXAMPLE.COM', 'http://[fe80::1%25eth0]', 'http://exa%20mple.com', 'https://例え.jp', 'https://xn--r8jz45g.jp', 'blob:https://a.b/x',
+    'http://1.2.3.4.5', 'http://0x7f.1', 'http://[::1]:80', 'https:\\\\a.b', 'http://user@:80', 'http://a:b@c', '//', 'http://', 'http:/a', 'a',
+    '1http://a.b', '\u0000http://a.b', 'http://a.b/\u0000', 'http://a.b\u2028', '  \t http://a.b \n ', 'http://ü.example', 'https://a.b/ü?x=ü#ü',
+    'ws://a', 'web+foo:bar', 'http://%41.com', 'http://a..b', 'http://[1:2:3:4:5:6:7:8:9]', 'http://256.0.0.0', 'http://-a.b', 'http://a.b:65536',
+  ],
+  datetime: [
+    '2024-06-10T14:53:54.123+02:00', '2024-06-10T14:53:54,5Z', '2024-06-10T14:53:54.-1Z', '9999-12-31T23:59:59.999999999999Z',
+    '1600-02-29T00:00:00Z', '1700-02-29T00:00:00Z', '2000-02-29T00:00:00Z', '2024-06-10T14:53:54+00:00', '2024-06-10T14:53:54-00:00',
+    '2024-06-10T14:53:54+23:59', '2024-06-10T14:53:54.1234Z', '2024-06-10T14:53:54.123+0200', '2024-06-10T14:53:54.123+02',
+    '2024-06-10T14:53:54.123 +02:00', '2024-6-10T14:53:54Z', '2024-06-10T4:53:54Z', '2024-06-31T00:00:00Z', '2024-11-31T00:00:00Z',
+    '2024-12-31T00:00:00Z', '0000-01-01T00:00:00Z', '2024-06-10T14:53:54.１Z', '２024-06-10T14:53:54Z', '2024-06-10T14:53:54.123456789+14:00',
+  ],
+  ipv4: ['0.0.0.00', '00.0.0.0', '255.255.255.256', '192.168.001.1', '1.2.3.4\u0000', '1.2.3.-4', '+1.2.3.4', '1.2.3.4.', '０.0.0.0', '127.1', '0x7f.0.0.1', '1.2.3.04', '10.0.0.255', '199.200.201.202'],
+  ipv6: [
+    '::ffff:0.0.0.0', '1::2:3:4:5:6:7', '1:2:3:4:5:6:7::', '::2:3:4:5:6:7:8', 'fe80::1%25eth0', '::1/64', '0:0:0:0:0:0:0:0', '1:2:3:4:5:6:7:8.1',
+    '::ffff:01.2.3.4', '::ffff:1.2.3.04', '1:2:3:4:5::1.2.3.4', '1:2:3:4:5:6::1.2.3.4', 'ffff::ffff:255.255.255.255', '00000::', '0000::',
+    '::0000:1', '1:::2', '::1::', 'FFFF:ffff::', '::1 ', '１::', ':::1', '1.2.3.4', '::1.2.3.4', '[::1]',
+  ],
+};
+
+for (const name of Object.keys(FORMATS)) {
+  test(`format ${name} judges tricky inputs as zod does`, () => {
+    let accepted = 0;
+    for (const s of TRICKY[name]) {
+      const expected = ZOD[name].safeParse(s).success;
+      assert.equal(FORMATS[name](s), expected, `${name} of ${JSON.stringify(s)}: zod says ${expected}`);
+      if (expected) accepted++;
+    }
+    assert.ok(accepted > 0 && accepted < TRICKY[name].length, `${accepted} of ${TRICKY[name].length} accepted: both sides exercised`);
+  });
+}
+
 // Strings to try for one format: the seeds, then random edits of them (insert, delete,
 // replace a character; swap two; cut), a few of them piled up.
 function cases(name, count) {
