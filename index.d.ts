@@ -320,15 +320,21 @@ type InferInputObject<F extends Fields, E extends Env> = Fields extends F
     >;
 
 /**
- * `Infer` inside recursive definitions `E`. A part known only as `Descriptor` (an array of
- * items loaded from JSON) gives `Value` (`unknown` on encode), tested before the union is
- * taken apart member by member, which would go deeper than TypeScript allows (TS2589).
+ * `Infer` inside recursive definitions `E`. A part made by `fromZod` gives its Zod types
+ * (`z.infer`, or `z.input` on encode), wherever it stands. A part known only as `Descriptor`
+ * (an array of items loaded from JSON) gives `Value` (`unknown` on encode), tested before
+ * the union is taken apart member by member, which would go deeper than TypeScript allows
+ * (TS2589).
  */
-export type InferIn<D, E extends Env, In extends boolean = false> = Descriptor extends D
+export type InferIn<D, E extends Env, In extends boolean = false> = [D] extends [FromZodTypes<infer O, infer I>]
   ? In extends true
-    ? unknown
-    : Value
-  : InferOne<D, E, In>;
+    ? I
+    : O
+  : Descriptor extends D
+    ? In extends true
+      ? unknown
+      : Value
+    : InferOne<D, E, In>;
 
 type InferOne<D, E extends Env, In extends boolean> = D extends BoolType
   ? boolean

@@ -79,6 +79,13 @@ const M = z.map(z.string(), z.date());
 const MD = fromZod(M);
 assertType<Equal<Infer<typeof MD>, Map<string, Date>>>();
 
+// A fromZod descriptor inside t builders keeps its Zod types.
+const UserZ = z.object({ name: z.string(), role: z.enum(['admin', 'user']).default('user') });
+const Wrapped = t.object({ id: t.uint32(), user: fromZod(UserZ), friends: t.array(fromZod(UserZ)), maybe: t.optional(fromZod(UserZ)) });
+assertType<Equal<Infer<typeof Wrapped>, { id: number; user: z.infer<typeof UserZ>; friends: z.infer<typeof UserZ>[]; maybe?: z.infer<typeof UserZ> }>>();
+assertType<Equal<InferInput<typeof Wrapped>, { id: number; user: z.input<typeof UserZ>; friends: z.input<typeof UserZ>[]; maybe?: z.input<typeof UserZ> }>>();
+compile(Wrapped).encode({ id: 1, user: { name: 'a' }, friends: [] });
+
 // Recursion through z.lazy and through a getter.
 interface Tree {
   value: number;
