@@ -106,10 +106,12 @@ describe('fromZod: descriptors', () => {
     assert.deepStrictEqual(codec.decode(codec.encode(value)), value);
   });
 
-  test("shorn's formats are still zod's: the regular expressions it recognises are zod's own", () => {
-    const source = fs.readFileSync(path.join(ROOT, 'lib', 'zod.js'), 'utf8');
+  test("shorn's formats are still zod's: the regular expressions they test are zod's own", () => {
+    const { SOURCES } = require('../lib/formats');
     for (const schema of [z.email(), z.uuid(), z.ipv4(), z.iso.datetime({ offset: true })]) {
-      assert.ok(source.includes(JSON.stringify(schema._zod.def.pattern.source)), schema._zod.def.format);
+      const { format, pattern } = schema._zod.def;
+      assert.equal(SOURCES[format], pattern.source, format);
+      assert.equal(pattern.flags, '', format);
     }
   });
 

@@ -9,23 +9,20 @@
 
 const { ShornError, pathKey } = require('./errors');
 const { t } = require('./types');
+const { SOURCES } = require('./formats');
 
 // The largest float32; z.float32() refuses anything beyond, and NaN, as a float32 with
 // these bounds does (likewise Number.MAX_VALUE for z.number()).
 const FLOAT32_MAX = 3.4028234663852886e38;
 
-// How a Zod string format is recognised as one of shorn's (lib/formats.js implements
-// them): by the source of the regular expression its check tests, the one zod 4.6.7 uses
-// (__test__/zod.test.js checks these are still zod's). A format whose check is that
-// regular expression and nothing else, but with another one (`z.email({ pattern })`, a
-// UUID version, `z.iso.datetime()` without offsets, another zod version's email), keeps
-// its regular expression as the string's `pattern`: the same test, exactly.
-const ZOD_SOURCES = {
-  email: "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
-  uuid: "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$",
-  ipv4: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$",
-  datetime: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
-};
+// How a Zod string format is recognised as one of shorn's: by the source of the regular
+// expression its check tests, which for email, uuid, ipv4 and datetime is the one shorn's
+// format tests (lib/formats.js: zod 4.6.7's own; __test__/zod.test.js checks they are still
+// the installed zod's). A format whose check is that regular expression and nothing else,
+// but with another one (`z.email({ pattern })`, a UUID version, `z.iso.datetime()` without
+// offsets, another zod version's email), keeps its regular expression as the string's
+// `pattern`: the same test, exactly.
+const ZOD_SOURCES = SOURCES;
 
 // Method names for the messages, by check.
 const CHECK_NAMES = {
