@@ -201,6 +201,32 @@ for (const name of Object.keys(FORMATS)) {
   });
 }
 
+// On decode the Rust core checks email, uuid, ipv4 and datetime itself (src/types/formats.rs)
+// and JS the others: every generated and tricky string is decoded by both marshallers and
+// judged as zod judges it, with the message JS's describe would give.
+for (const name of Object.keys(FORMATS)) {
+  test(`format ${name}: decode judges every string as zod does, in both marshallers`, () => {
+    const { describe: show } = require('../lib/errors');
+    const strings = [...cases(name, COUNT), ...TRICKY[name]].filter((s) => s.isWellFormed());
+    const plain = compileMode(t.string(), MODES[0]);
+    for (const mode of MODES) {
+      const codec = compileMode(t.string({ format: name }), mode);
+      for (const s of strings) {
+        const bytes = plain.encode(s);
+        if (ZOD[name].safeParse(s).success) {
+          assert.equal(codec.decode(bytes), s, `${mode.name} ${name} ${JSON.stringify(s)}`);
+        } else {
+          assert.throws(
+            () => codec.decode(bytes),
+            (e) => e.code === 'ERR_SHORN_INVALID' && e.offset === 0 && e.path === '$' && e.message === `invalid value at offset 0 ($): expected string of format ${name}, found ${show(s)}`,
+            `${mode.name} ${name} ${JSON.stringify(s)}`,
+          );
+        }
+      }
+    }
+  });
+}
+
 test('url: a URL with Latin-1 characters is judged the same after the check is optimized', () => {
   const url = 'https://ü.example/ä';
   for (let k = 0; k < 50_000; k++) assert.equal(FORMATS.url(url), true);

@@ -160,11 +160,17 @@ rej("constraints: array count below minItems, before any item", T("array", items
 rej("constraints: array count over maxItems, before the items are there", T("array", items=T("uint8"), maxItems=3), varint(4), I, 0, "$")
 rej("constraints: record over maxEntries", obj(("r", T("record", values=T("bool"), maxEntries=1))), varint(2) + s("a") + b"\x01" + s("b") + b"\x01", I, 0, "$.r")
 rej("constraints: map over maxEntries", T("map", keys=T("uint8"), values=T("bool"), maxEntries=0), varint(1) + b"\x01\x01", I, 0, "$")
-# Refused by the JS layer (patterns and formats are JS's to check); the Rust core alone
-# decodes these bytes.
-rej("constraints: an email that is not one", P, varint(1) + s("Ada") + bytes([1]) + s("nope") + b"\x01", I, 6, "$.email", layer="js")
+# Formats the Rust core checks (email, uuid, ipv4, datetime: docs/FORMAT.md, "Formats").
+rej("constraints: an email that is not one", P, varint(1) + s("Ada") + bytes([1]) + s("nope") + b"\x01", I, 6, "$.email")
+rej("constraints: a record value that is no uuid", T("record", values=T("string", format="uuid")), varint(1) + s("a") + s("123"), I, 3, "$.a")
+rej("constraints: an ipv4 with a leading zero", T("array", items=T("string", format="ipv4")), varint(2) + s("10.0.0.1") + s("10.0.0.01"), I, 10, "$[1]")
+rej("constraints: a datetime without an offset", obj(("at", T("string", format="datetime"))), s("2024-06-10T14:53:54"), I, 0, "$.at")
+rej("constraints: 29 February of 1900", obj(("at", T("string", format="datetime"))), s("1900-02-29T00:00:00Z"), I, 0, "$.at")
+# Refused by the JS layer (patterns, and the url and ipv6 formats, are JS's to check);
+# the Rust core alone decodes these bytes.
 rej("constraints: a map key off its pattern", T("map", keys=T("string", pattern="^[a-z]+$"), values=T("bool")), varint(2) + s("ok") + b"\x01" + s("No") + b"\x00", I, 5, "$[1][0]", layer="js")
-rej("constraints: a record value that is no uuid", T("record", values=T("string", format="uuid")), varint(1) + s("a") + s("123"), I, 3, "$.a", layer="js")
+rej("constraints: a url that is none", obj(("u", T("string", format="url"))), s("example.com"), I, 0, "$.u", layer="js")
+rej("constraints: an ipv6 with a zone", T("string", format="ipv6"), s("fe80::1%eth0"), I, 0, "$", layer="js")
 
 g = json.load(open(GOLDEN))
 names = {v['name'] for v in g['vectors']} | {r['name'] for r in g['rejects']}
@@ -176,7 +182,7 @@ g['about'] = ("Golden vectors for docs/FORMAT.md, read by tests/golden.rs (cargo
   "{\"$bytes\": hex}, {\"$number\": \"NaN\" | \"Infinity\" | \"-Infinity\" | \"-0\"}, {\"$bigint\": \"digits\"}, {\"$date\": ms}, "
   "{\"$map\": [[key, value], ...]} and {\"$float64Array\": [numbers]} (and $float32Array, $int32Array, $uint32Array, $int16Array, "
   "$uint16Array, $int8Array); an absent optional field is a missing key. A reject with \"layer\": \"js\" breaks a constraint only the JS "
-  "layer checks (a string's pattern or format): the Rust core alone decodes it.")
+  "layer checks (a string's pattern, or its url or ipv6 format): the Rust core alone decodes it.")
 json.dump(g, open(GOLDEN, 'w'), indent=1, ensure_ascii=False)
 open(GOLDEN, 'a').write('\n')
 print(len(g['vectors']), len(g['rejects']))

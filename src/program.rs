@@ -101,13 +101,28 @@ pub enum Check {
     },
     /// A float: inclusive bounds (a NaN is within none).
     Float { min: f64, max: f64 },
-    /// A string: its length in code points; `js` when it also has a pattern or a format,
-    /// which the JS layer checks.
-    Text { min: u32, max: u32, js: bool },
+    /// A string: its length in code points, and a format the core checks (`format`);
+    /// `js` when it also has a pattern or a format the JS layer checks (url, ipv6).
+    Text {
+        min: u32,
+        max: u32,
+        format: Option<Format>,
+        js: bool,
+    },
     /// A byte array's length.
     Bytes { min: u32, max: u32 },
     /// An array's items, or a record's or map's entries (lowered to `Op::Count`).
     Count { min: u32, max: u32 },
+}
+
+/// The string formats the Rust core checks on decode (`crate::types::formats`); url and
+/// ipv6 need the WHATWG URL parser, and are the JS layer's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Email,
+    Uuid,
+    Ipv4,
+    Datetime,
 }
 
 /// A checked leaf: its own op and its constraints.

@@ -224,16 +224,72 @@ fn a_malformed_value_is_malformed_before_its_constraints_are_looked_at() {
 }
 
 #[test]
+fn email_uuid_ipv4_and_datetime_are_checked_by_the_core_with_the_string_in_the_message() {
+    let s = compile(&field(
+        "email",
+        r#"{"type":"string","format":"email","maxLength":60}"#,
+    ));
+    assert!(decode_value(&s, b"\x0fada@example.com").is_ok());
+    assert_invalid(
+        &s,
+        b"\x04nope",
+        0,
+        "$.email",
+        r#"invalid value at offset 0 ($.email): expected string of format email, found string "nope""#,
+    );
+    // Lengths first, then the format; the string as JS's describe shows it: JSON.stringify
+    // of its first 40 UTF-16 units, then "…" (a pair cut in two keeps its high surrogate).
+    let long = format!("\"q\"\n{}🚀x", "a".repeat(35));
+    let mut bytes = vec![long.len() as u8];
+    bytes.extend_from_slice(long.as_bytes());
+    assert_eq!(
+        reject(&s, &bytes).to_string(),
+        format!(
+            r#"invalid value at offset 0 ($.email): expected string of format email, found string "\"q\"\n{}\ud83d…""#,
+            "a".repeat(35)
+        )
+    );
+    for (format, good, bad) in [
+        (
+            "uuid",
+            "123e4567-e89b-12d3-a456-426614174000",
+            "123e4567-e89b-02d3-a456-426614174000",
+        ),
+        ("ipv4", "10.0.0.255", "10.0.0.256"),
+        (
+            "datetime",
+            "2024-02-29T23:59:59.5-02:30",
+            "2023-02-29T00:00:00Z",
+        ),
+    ] {
+        let s = compile(&format!(r#"{{"type":"string","format":"{format}"}}"#));
+        let encode = |t: &str| {
+            let mut b = vec![t.len() as u8];
+            b.extend_from_slice(t.as_bytes());
+            b
+        };
+        assert!(decode_value(&s, &encode(good)).is_ok(), "{format} {good}");
+        let e = reject(&s, &encode(bad));
+        assert_eq!(e.code(), "ERR_SHORN_INVALID");
+        assert_eq!(e.issue(), Some("invalid_format"));
+        assert_eq!(
+            e.to_string(),
+            format!("invalid value at offset 0 ($): expected string of format {format}, found string \"{bad}\"")
+        );
+    }
+}
+
+#[test]
 fn locate_finds_the_string_js_refused_by_its_tape_slot() {
-    // An array of objects { n: uint8, email: string with a format }: slots are the count,
-    // then per item n and the email's length.
+    // An array of objects { n: uint8, email: string with a format JS checks (url) }: slots
+    // are the count, then per item n and the string's length.
     let s = compile(
-        r#"{"type":"array","items":{"type":"object","fields":[{"name":"n","schema":{"type":"uint8"}},{"name":"email","schema":{"type":"string","format":"email"}}]}}"#,
+        r#"{"type":"array","items":{"type":"object","fields":[{"name":"n","schema":{"type":"uint8"}},{"name":"email","schema":{"type":"string","format":"url"}}]}}"#,
     );
     let bytes = b"\x02\x01\x03a@b\x02\x04nope";
     assert!(
         decode_value(&s, bytes).is_ok(),
-        "the core alone has no format check"
+        "the core alone has no url check"
     );
     let e = locate(&s.program, bytes, 4).expect("slot 4 is the second email");
     assert_eq!(e.code(), "ERR_SHORN_INVALID");

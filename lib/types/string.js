@@ -6,7 +6,8 @@
 // Constraints (docs/FORMAT.md, "string"): `minLength` and `maxLength` in code points,
 // `pattern` (the source of a JS RegExp, tested without flags as Zod tests a RegExp) and
 // `format` (lib/formats.js). JS checks all of them on encode; on decode the native side
-// checks the lengths and JS the pattern and format, once the string exists.
+// checks the lengths and the formats email, uuid, ipv4 and datetime, and JS the pattern
+// and the url and ipv6 formats, once the string exists.
 
 const { ShornError, describe } = require('../errors');
 const { FORMATS } = require('../formats');
@@ -70,11 +71,21 @@ function lengthWithin(x, min, max) {
 }
 
 const constrained = (d) => d.minLength !== undefined || d.maxLength !== undefined || d.pattern !== undefined || d.format !== undefined;
-const checkedByJs = (d) => d.pattern !== undefined || d.format !== undefined;
 
-// The pattern and format only (what JS checks of a decoded string).
+// On decode the Rust core checks lengths and these formats (src/types/formats.rs: the same
+// languages as zod's expressions, without a JS call per string); JS checks the rest.
+const NATIVE_FORMATS = new Set(['email', 'uuid', 'ipv4', 'datetime']);
+const jsFormat = (d) => d.format !== undefined && !NATIVE_FORMATS.has(d.format);
+const checkedByJs = (d) => d.pattern !== undefined || jsFormat(d);
+
+// The pattern and format.
 function formed(d, x) {
   return (d.format === undefined || FORMATS[d.format](x)) && (d.pattern === undefined || regexp(d).test(x));
+}
+
+// What JS checks of a decoded string: its pattern, and its format if the core does not.
+function formedOnDecode(d, x) {
+  return (!jsFormat(d) || FORMATS[d.format](x)) && (d.pattern === undefined || regexp(d).test(x));
 }
 
 function satisfies(d, x) {
@@ -117,9 +128,9 @@ function emitSatisfies(g, d, x) {
   return parts.join(' && ');
 }
 
-function emitFormed(g, d, x) {
+function emitFormed(g, d, x, onDecode = false) {
   const parts = [];
-  if (d.format !== undefined) parts.push(`${g.constant(FORMATS[d.format])}(${x})`);
+  if (d.format !== undefined && (!onDecode || jsFormat(d))) parts.push(`${g.constant(FORMATS[d.format])}(${x})`);
   if (d.pattern !== undefined) parts.push(`${g.constant(regexp(d))}.test(${x})`);
   return parts;
 }
@@ -141,13 +152,14 @@ module.exports = [
       if (constrained(d)) g.enc.push(`if (!(${emitSatisfies(g, d, x)})) ${g.violated(path, d, x)}`);
       g.string(x);
     },
-    // A decoded string is checked against its pattern and format here (the native side
-    // checked its length); the error's offset and path come from the native side
-    // (`G.decodeViolation`), which finds the string again by its tape slot.
+    // A decoded string is checked against its pattern, and a url or ipv6 format, here (the
+    // native side checked its length and the other formats); the error's offset and path
+    // come from the native side (`G.decodeViolation`), which finds the string again by
+    // its tape slot.
     emitTake(g, d) {
       if (!checkedByJs(d)) return g.text();
       const s = g.fresh('s');
-      g.dec.push(`const ${s} = ${g.text()};`, `if (!(${emitFormed(g, d, s).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
+      g.dec.push(`const ${s} = ${g.text()};`, `if (!(${emitFormed(g, d, s, true).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
       return s;
     },
     test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),
@@ -168,7 +180,7 @@ module.exports = [
     },
     take(c, d) {
       const s = c.text();
-      if (checkedByJs(d) && !formed(d, s)) throw c.m.decodeViolation(c.m.nat, c.bytes, c.i - 1, d, s);
+      if (checkedByJs(d) && !formedOnDecode(d, s)) throw c.m.decodeViolation(c.m.nat, c.bytes, c.i - 1, d, s);
       return s;
     },
     toJson: (d, x) => x,

@@ -89,8 +89,11 @@ pub enum Violation {
         max: u64,
         found: u64,
     },
-    /// A string the JS layer refused (its pattern or format, which only JS checks): found
-    /// by a second decode that stops at it, for its offset and path (`engine::locate`).
+    /// A string not of its format (one the core checks: email, uuid, ipv4, datetime);
+    /// `found` as JS's messages show a string (`string "nope"`).
+    Format { format: &'static str, found: String },
+    /// A string the JS layer refused (its pattern, or the url or ipv6 format): found by a
+    /// second decode that stops at it, for its offset and path (`engine::locate`).
     Located,
 }
 
@@ -101,7 +104,7 @@ impl Violation {
             Violation::Below { .. } | Violation::TooShort { .. } => "too_small",
             Violation::Above { .. } | Violation::TooLong { .. } => "too_big",
             Violation::NotMultiple { .. } => "not_multiple_of",
-            Violation::Located => "invalid_format",
+            Violation::Format { .. } | Violation::Located => "invalid_format",
         }
     }
 }
@@ -421,6 +424,9 @@ impl fmt::Display for Violation {
                 measure.unit(*max),
                 measure.unit(*found)
             ),
+            Violation::Format { format, found } => {
+                write!(f, "expected string of format {format}, found {found}")
+            }
             Violation::Located => f.write_str("refused by a check of the JS layer"),
         }
     }

@@ -16,6 +16,7 @@ pub mod date;
 pub mod default;
 pub mod enumeration;
 pub mod float;
+pub mod formats;
 pub mod int64;
 pub mod integer;
 pub mod json;
@@ -549,9 +550,17 @@ pub fn verify(d: &mut Decoding, rule: &Rule, start: usize) -> Result<()> {
         }
         (_, Check::Integer { .. }) => integer::verify(rule.op, &rule.check, bytes),
         (_, Check::Float { min, max }) => float::verify(rule.op, *min, *max, bytes),
-        (_, Check::Text { min, max, js }) => {
+        (
+            _,
+            Check::Text {
+                min,
+                max,
+                format,
+                js,
+            },
+        ) => {
             let located = *js && d.out.slots() == d.stop.wrapping_add(1);
-            string::verify(*min, *max, bytes).or(located.then_some(Violation::Located))
+            string::verify(*min, *max, *format, bytes).or(located.then_some(Violation::Located))
         }
         (_, Check::Bytes { min, max }) => bytes::verify(*min, *max, bytes),
         (_, Check::Count { .. }) => None,
