@@ -1,4 +1,5 @@
 /// <reference types="node" />
+import type { Transform } from 'node:stream';
 // Types for shorn. Descriptors are plain JSON values (docs/FORMAT.md, "Descriptors");
 // `Infer<typeof schema>` gives the JS type a schema encodes and decodes.
 
@@ -526,6 +527,52 @@ export declare class Codec<D extends Descriptor = Descriptor> {
    * `problems` when some of the writer's messages cannot be read.
    */
   reader(writer: Descriptor | Codec<any>): Reader<D>;
+  /**
+   * A Transform from values to framed bytes (docs/FORMAT.md, "Framing"). A value that does
+   * not match is a ShornError on the stream with `frame`.
+   */
+  encoder(options?: FrameOptions): FrameEncoder<InferInput<D>>;
+  /**
+   * A Transform from framed bytes, in chunks of any size, to values; read it with
+   * `for await`. A bad frame is a ShornError on the stream with `frame`, after the values
+   * of the frames before it.
+   */
+  decoder(options?: DecodeFrameOptions): FrameDecoder<Infer<D>>;
+  /** Frames every value into one Buffer. */
+  encodeFrames(values: Iterable<InferInput<D>>, options?: FrameOptions): Buffer;
+  /** Decodes every frame of `bytes`, which must end between frames. */
+  decodeFrames(bytes: Uint8Array, options?: DecodeFrameOptions): Infer<D>[];
+}
+
+export interface FrameOptions {
+  /** Each message is followed by its CRC-32C, checked before it is decoded (default false). */
+  checksum?: boolean;
+}
+
+export interface DecodeFrameOptions extends FrameOptions {
+  /**
+   * The longest message a frame may declare (default 16 MiB, at most 2^32 - 1); a longer
+   * one is ERR_SHORN_LIMIT as soon as its length is read.
+   */
+  maxFrameBytes?: number;
+}
+
+/** Values in (object mode), framed bytes out. */
+export interface FrameEncoder<T> extends Transform {
+  /** The index of the next frame. */
+  readonly frame: number;
+  write(value: T, callback?: (error: Error | null | undefined) => void): boolean;
+  write(value: T, encoding: BufferEncoding, callback?: (error: Error | null | undefined) => void): boolean;
+}
+
+/** Framed bytes in, values out (object mode). */
+export interface FrameDecoder<T> extends Transform {
+  /** The index of the next frame. */
+  readonly frame: number;
+  /** The bytes held for a frame not yet complete (0 after an error or destroy). */
+  readonly bufferedBytes: number;
+  read(size?: number): T | null;
+  [Symbol.asyncIterator](): AsyncIterableIterator<T>;
 }
 
 /**
@@ -572,6 +619,10 @@ export declare function fromZod<Z extends ZodSchemaLike>(schema: Z): ZodDescript
 /** Reads one writer schema's bytes as values of the reader's schema. */
 export interface Reader<D extends Descriptor = Descriptor> {
   decode(bytes: Uint8Array): Infer<D>;
+  /** A Transform from framed bytes of the writer's messages to the reader's values. */
+  decoder(options?: DecodeFrameOptions): FrameDecoder<Infer<D>>;
+  /** Decodes every frame of `bytes` (the writer's messages) as the reader's values. */
+  decodeFrames(bytes: Uint8Array, options?: DecodeFrameOptions): Infer<D>[];
   readonly readerFingerprint: string;
   readonly writerFingerprint: string;
 }
@@ -630,4 +681,6 @@ export declare class ShornError extends Error {
   readonly path?: string;
   /** Byte offset into the input, for decode errors. */
   readonly offset?: number;
+  /** The index of the frame (from 0), for errors of framed streams and batches. */
+  readonly frame?: number;
 }

@@ -53,6 +53,26 @@ class Codec {
     Object.freeze(this);
   }
 
+  /** A Transform from values to framed bytes (docs/FORMAT.md, "Framing"): `{ checksum }`. */
+  encoder(options) {
+    return new (require('./lib/stream').FrameEncoder)(this, options);
+  }
+
+  /** A Transform from framed bytes to values: `{ maxFrameBytes, checksum }`. */
+  decoder(options) {
+    return new (require('./lib/stream').FrameDecoder)(this, options);
+  }
+
+  /** Frames every value of `values` into one Buffer: `{ checksum }`. */
+  encodeFrames(values, options) {
+    return require('./lib/framing').encodeFrames(this, values, options);
+  }
+
+  /** Decodes every frame of `bytes`, which must end between frames: `{ maxFrameBytes, checksum }`. */
+  decodeFrames(bytes, options) {
+    return require('./lib/framing').decodeFrames(this, bytes, options);
+  }
+
   /**
    * A reader of bytes written with `writer` (a descriptor or a Codec), as values of this
    * codec's schema: `{ decode(bytes) }`. Throws ERR_SHORN_SCHEMA, listing every problem,
@@ -277,6 +297,16 @@ class Reader {
     this.writerFingerprint = writer.fingerprint;
     this.decode = decode;
     Object.freeze(this);
+  }
+
+  /** A Transform from framed bytes of the writer's messages to the reader's values. */
+  decoder(options) {
+    return new (require('./lib/stream').FrameDecoder)(this, options);
+  }
+
+  /** Decodes every frame of `bytes` (the writer's messages) as the reader's values. */
+  decodeFrames(bytes, options) {
+    return require('./lib/framing').decodeFrames(this, bytes, options);
   }
 }
 

@@ -341,7 +341,8 @@ const ROOT = path.join(__dirname, '..');
  * returns what it returned. For tests that need a process of their own: a code-generation
  * ban, or a state that must not leak into other tests. `nodeArgs` go before the script.
  */
-function runIsolated(body, nodeArgs = []) {
+// `timeout` in ms: a child that works for long (on a loaded machine) gets more.
+function runIsolated(body, nodeArgs = [], { timeout = 30_000 } = {}) {
   const script = `'use strict';
 const ROOT = ${JSON.stringify(ROOT)};
 const shorn = require(ROOT);
@@ -353,7 +354,7 @@ ${body}
   (error) => { process.stderr.write(String(error && error.stack)); process.exitCode = 1; },
 );
 `;
-  const child = spawnSync(process.execPath, [...nodeArgs, '-e', script], { encoding: 'utf8', timeout: 30_000 });
+  const child = spawnSync(process.execPath, [...nodeArgs, '-e', script], { encoding: 'utf8', timeout });
   assert.equal(child.error, undefined, `child process: ${child.error}`);
   assert.equal(child.status, 0, `child process failed:\n${child.stderr}`);
   return JSON.parse(child.stdout);

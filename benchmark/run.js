@@ -206,6 +206,8 @@ function main() {
   const memory = fixtures.includes(MEMORY_FIXTURE) ? runMemory(options) : [];
   // Resolved decodes (benchmark/evolve.js), when shorn and nestedEvent are in the run.
   const evolve = options.codecs.includes('shorn') && fixtures.includes('nestedEvent') ? require('./evolve').run(plan.rounds) : '';
+  // Stream decodes (benchmark/streams.js), when shorn and events100k are in the run.
+  const streams = options.codecs.includes('shorn') && fixtures.includes('events100k') ? require('./streams').run(plan.rounds) : null;
   const otherBusyDuringRun = otherBusyPercent();
   const after = loadSnapshot();
   const results = {
@@ -227,7 +229,8 @@ function main() {
     memory,
   };
   results.evolve = evolve;
-  const markdown = renderReport(results) + (evolve ? `\n${evolve}` : '');
+  if (streams) results.streams = { messagesPerSec: streams.results, bytes: streams.bytes };
+  const markdown = renderReport(results) + (evolve ? `\n${evolve}` : '') + (streams ? `\n${streams.markdown}` : '');
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), markdown);
   process.stdout.write(markdown);

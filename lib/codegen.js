@@ -129,7 +129,10 @@ class Generator {
   /** The expression for the next decoded string. */
   text() {
     // A message with one string field (outside arrays) gets that string whole: no slice.
-    return this.layout.positional && this.layout.strings === 1 ? '(i++, S)' : 'S.slice(p, p += T[i++])';
+    // A fixed few strings (positional) are one text; otherwise a negative slot is a wide
+    // string of a large message, in its second text (X, from q; src/codec/text.rs).
+    if (this.layout.positional) return this.layout.strings === 1 ? '(i++, S)' : 'S.slice(p, p += T[i++])';
+    return '(T[i] >= 0 ? S.slice(p, p += T[i++]) : X.slice(q, q -= T[i++]))';
   }
 
   // Whether `d` gets a helper function of its own: in a large schema, an object below the
@@ -224,15 +227,15 @@ class Generator {
       });
       const views = this.info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : '';
       this.functions.push(`function take_${h.name}() {
-  const T = W.T; let i = W.i; const S = W.S; let p = W.p; const bytes = W.bytes;
+  const T = W.T; let i = W.i; const S = W.S; let p = W.p; const X = W.X; let q = W.q; const bytes = W.bytes;
   ${views}
   ${body.join('\n  ')}
-  W.i = i; W.p = p;
+  W.i = i; W.p = p; W.q = q;
   return ${result};
 }`);
     }
     const v = this.fresh('v');
-    this.dec.push('W.i = i; W.p = p;', `const ${v} = take_${h.name}();`, 'i = W.i; p = W.p;');
+    this.dec.push('W.i = i; W.p = p; W.q = q;', `const ${v} = take_${h.name}();`, 'i = W.i; p = W.p; q = W.q;');
     return v;
   }
 
@@ -270,7 +273,7 @@ class Generator {
   handOffTake(d) {
     const c = this.fresh('c');
     const v = this.fresh('v');
-    this.dec.push(`const ${c} = G.decoder(T, i, S, p, bytes);`, `const ${v} = ${c}.take(${this.constant(d)});`, `i = ${c}.i; p = ${c}.p;`);
+    this.dec.push(`const ${c} = G.decoder(T, i, S, p, bytes, X, q);`, `const ${v} = ${c}.take(${this.constant(d)});`, `i = ${c}.i; p = ${c}.p; q = ${c}.q;`);
     return v;
   }
 }
@@ -307,7 +310,7 @@ function generate(descriptor, info, G, overrides = null) {
   // large keep coming, and given back after the first call that needs less than a quarter
   // of it (decode does the same natively: src/binding.rs, decode_bytes).
   const source = `'use strict';
-${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, bytes: null };' : ''}
+${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, bytes: null };' : ''}
 ${g.functions.join('\n')}
 function marshal(v) {
   if (st.busy) return rt.reenter(marshal, v);
@@ -351,12 +354,19 @@ function decode(bytes) {
   ${info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : ''}
   let i = 0;
   let p = 0;
+  // A large message's wide strings come in a second text (src/codec/text.rs, TextBuffer).
+  let X = S;
+  let q = 0;
+  if (st.wide !== null) {
+    X = st.wide;
+    st.wide = null;
+  }
   // While values are built, a call from user code (a prototype's setter, reached only
   // from a polluted prototype) takes a tape of its own, as during an encode: it cannot
   // overwrite the slots this decode still reads.
   st.busy = true;
   try {
-    ${g.split ? 'W.T = T; W.S = S; W.bytes = bytes;' : ''}
+    ${g.split ? 'W.T = T; W.S = S; W.X = X; W.bytes = bytes;' : ''}
     ${g.dec.join('\n    ')}
     return ${result};
   } finally {

@@ -139,8 +139,8 @@ class Marshaller {
     return new Encoder(this, T, i, S, B);
   }
 
-  decoder(T, i, S, p, bytes) {
-    return this.overrides === null ? new Decoder(this, T, i, S, p, bytes) : new ResolvingDecoder(this, T, i, S, p, bytes);
+  decoder(T, i, S, p, bytes, X = S, q = 0) {
+    return this.overrides === null ? new Decoder(this, T, i, S, p, bytes, X, q) : new ResolvingDecoder(this, T, i, S, p, bytes, X, q);
   }
 
   put(c, d, x) {
@@ -375,13 +375,16 @@ class Encoder {
 
 /** The state of one decode (or one hand-off from generated code). */
 class Decoder {
-  constructor(m, T, i, S, p, bytes) {
+  // `X` from `q`: a large message's wide strings (negative slots; src/codec/text.rs).
+  constructor(m, T, i, S, p, bytes, X, q) {
     this.m = m;
     this.T = T;
     this.i = i;
     this.S = S;
     this.p = p;
     this.bytes = bytes;
+    this.X = X;
+    this.q = q;
   }
 
   take(d) {
@@ -389,7 +392,8 @@ class Decoder {
   }
 
   text() {
-    return this.S.slice(this.p, (this.p += this.T[this.i++]));
+    const n = this.T[this.i++];
+    return n >= 0 ? this.S.slice(this.p, (this.p += n)) : this.X.slice(this.q, (this.q -= n));
   }
 
   read64(view) {
@@ -460,10 +464,11 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
     if (st.busy) return rt.reenter(decode, bytes);
     if (!rt.isPlainBytes(bytes) && !rt.isBytes(bytes)) throw rt.notBytes(bytes);
     const S = rt.decodeCall(nat, bytes);
+    const X = rt.wideText(S);
     // As in lib/codegen.js: a call from user code while values are built gets its own tape.
     st.busy = true;
     try {
-      return m.decoder(st.tape, 0, S, 0, bytes).take(descriptor);
+      return m.decoder(st.tape, 0, S, 0, bytes, X, 0).take(descriptor);
     } finally {
       st.busy = false;
     }

@@ -100,6 +100,9 @@ const state = {
   out: newSlab(),
   // A small message to decode: its length, then its bytes (src/binding/mod.rs, decodeInput).
   input: new Uint8Array(new ArrayBuffer(1 + SMALL_INPUT)),
+  // A large message's wide strings, when it has Latin-1 ones too: set by the native
+  // decode, taken (and set back to null) by the JS that reads its tape.
+  wide: null,
   makeError,
   // True while an encoder is marshalling; a getter that encodes or decodes meanwhile gets
   // a tape of its own (see `reenter`).
@@ -265,6 +268,15 @@ function decodeCall(nat, bytes) {
   return nat.decode(bytes);
 }
 
+// The text a decode's wide strings (negative tape slots) are sliced from: `state.wide`
+// when the native decode set it, else the decode's own text.
+function wideText(S) {
+  const w = state.wide;
+  if (w === null) return S;
+  state.wide = null;
+  return w;
+}
+
 // Whether `value` is any Uint8Array (for the error when the native side refused it).
 function isBytes(value) {
   return typedArrayTag.call(value) === 'Uint8Array';
@@ -379,6 +391,7 @@ module.exports = {
   isPlainBytes,
   isBytes,
   decodeCall,
+  wideText,
   notBytes,
   copyBytes,
   copyTyped,

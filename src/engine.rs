@@ -151,6 +151,12 @@ fn entry_path(err: Error, keys: Keys, i: u32, part: u32) -> Error {
     }
 }
 
+/// From this many input bytes, a message's Latin-1 and wide strings are kept in two texts
+/// (`TextBuffer::start`): below it, widening a small message's text costs less than the
+/// second string and the property that carries it to JS. (The N-API layer splits only the
+/// texts of schemas whose strings are not a fixed few: src/binding/mod.rs.)
+pub const SPLIT_TEXT_MIN_INPUT: usize = 4096;
+
 /// Decodes one whole message from `input` into `tape` and `text` (`text` is cleared
 /// first). Returns the number of tape slots the message needs: when that is more than
 /// `tape.len()`, only the first `tape.len()` were written, and the caller should call
@@ -163,7 +169,25 @@ pub fn decode(
     tape: &mut [f64],
     text: &mut TextBuffer,
 ) -> Result<usize> {
-    text.clear();
+    decode_text(
+        program,
+        input,
+        tape,
+        text,
+        input.len() >= SPLIT_TEXT_MIN_INPUT,
+    )
+}
+
+/// `decode` with the text split (`TextBuffer::start`) or not, whatever the input's size
+/// (the fuzz targets decode small messages both ways).
+pub fn decode_text(
+    program: &Program,
+    input: &[u8],
+    tape: &mut [f64],
+    text: &mut TextBuffer,
+    split: bool,
+) -> Result<usize> {
+    text.start(split);
     let mut d = Decoding {
         r: Reader::new(input),
         out: TapeOut::new(tape),
@@ -183,11 +207,11 @@ pub fn decode(
     // The message's text, as the one string JS slices strings from.
     let offset = d.r.offset();
     d.charge(d.text.byte_size() as u64, offset)?;
-    if d.text.len() > MAX_JS_STRING_LENGTH as usize {
+    if d.text.longest() > MAX_JS_STRING_LENGTH as usize {
         return Err(Error::new(ErrorKind::LimitExceeded {
             offset: 0,
             what: LimitKind::TotalText,
-            declared: d.text.len() as u64,
+            declared: d.text.longest() as u64,
             limit: MAX_JS_STRING_LENGTH as u64,
         }));
     }

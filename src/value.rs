@@ -400,22 +400,32 @@ pub fn encode_value(schema: &Schema, value: &Value) -> Result<Vec<u8>, String> {
 
 /// Decodes bytes to a `Value` (the engine, then what the JS layer does with the tape).
 pub fn decode_value(schema: &Schema, bytes: &[u8]) -> codec::Result<Value> {
+    decode_value_text(schema, bytes, bytes.len() >= engine::SPLIT_TEXT_MIN_INPUT)
+}
+
+/// `decode_value` with the text split or not (`engine::decode_text`).
+pub fn decode_value_text(schema: &Schema, bytes: &[u8], split: bool) -> codec::Result<Value> {
     let mut tape = vec![0.0; 16];
     let mut text = TextBuffer::new();
-    let needed = engine::decode(&schema.program, bytes, &mut tape, &mut text)?;
+    let needed = engine::decode_text(&schema.program, bytes, &mut tape, &mut text, split)?;
     if needed > tape.len() {
         tape.resize(needed, 0.0);
-        engine::decode(&schema.program, bytes, &mut tape, &mut text)?;
+        engine::decode_text(&schema.program, bytes, &mut tape, &mut text, split)?;
     }
-    let units: Vec<u16> = match text.text() {
-        Text::Latin1(b) => b.iter().map(|&c| c as u16).collect(),
-        Text::Utf16(u) => u.to_vec(),
+    // As the JS layer does: positive slots slice the first text, negative ones the second
+    // (a split message's wide strings; otherwise the same text).
+    let (units, wide): (Vec<u16>, Vec<u16>) = match text.text() {
+        Text::Latin1(b) => (b.iter().map(|&c| c as u16).collect(), Vec::new()),
+        Text::Utf16(u) => (u.to_vec(), u.to_vec()),
+        Text::Split(b, u) => (b.iter().map(|&c| c as u16).collect(), u.to_vec()),
     };
     let mut cursor = Unmarshal {
         tape: &tape,
         slot: 0,
         units: &units,
         unit: 0,
+        wide: &wide,
+        wide_unit: 0,
         input: bytes,
         defs: &schema.defs,
     };
@@ -427,6 +437,8 @@ struct Unmarshal<'a> {
     slot: usize,
     units: &'a [u16],
     unit: usize,
+    wide: &'a [u16],
+    wide_unit: usize,
     input: &'a [u8],
     defs: &'a [Def],
 }
@@ -438,7 +450,13 @@ impl Unmarshal<'_> {
     }
 
     fn string(&mut self) -> String {
-        let len = self.next() as usize;
+        let slot = self.next();
+        if slot < 0.0 {
+            let len = -slot as usize;
+            self.wide_unit += len;
+            return String::from_utf16_lossy(&self.wide[self.wide_unit - len..self.wide_unit]);
+        }
+        let len = slot as usize;
         self.unit += len;
         String::from_utf16_lossy(&self.units[self.unit - len..self.unit])
     }

@@ -28,7 +28,7 @@ use shorn::program::Limits;
 use shorn::schema::Schema;
 use shorn::types::literal::Literal;
 use shorn::types::{Def, Node};
-use shorn::value::{decode_value, encode_value, Marshalled, Value};
+use shorn::value::{decode_value, decode_value_text, encode_value, Marshalled, Value};
 
 pub const DECODE_CODES: [&str; 4] = [
     "ERR_SHORN_TRUNCATED",
@@ -156,6 +156,19 @@ pub fn push_json_string(out: &mut String, s: &str) {
 
 /// Decodes `bytes`; checks the outcome (module docs). Returns the value when accepted.
 pub fn check_decode(schema: &Schema, bytes: &[u8]) -> Option<Value> {
+    // A large message's text is split in two (Latin-1 and wide strings); a small one is
+    // not. Either way the outcome must be the same.
+    let split = decode_value_text(schema, bytes, true);
+    let whole = decode_value_text(schema, bytes, false);
+    match (&split, &whole) {
+        (Ok(a), Ok(b)) => assert_eq!(
+            format!("{a:?}"),
+            format!("{b:?}"),
+            "{bytes:02x?}: split text"
+        ),
+        (Err(a), Err(b)) => assert_eq!(a.code(), b.code(), "{bytes:02x?}: split text"),
+        _ => panic!("{bytes:02x?}: split text {split:?}, whole {whole:?}"),
+    }
     let value = match decode_value(schema, bytes) {
         Ok(v) => v,
         Err(e) => {

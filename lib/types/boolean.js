@@ -20,5 +20,13 @@ module.exports = [
     take: (c) => c.T[c.i++] !== 0,
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
+    // `shorn inspect` (lib/cli/inspect.js): reads what decode reads, with its checks.
+    inspect(r, d) {
+      const at = r.offset;
+      const b = r.u8();
+      if (b > 1) throw r.malformed(at, `bool byte 0x${b.toString(16).padStart(2, '0')} (expected 0x00 or 0x01)`);
+      return r.leaf(at, d, b === 1);
+    },
+    minBytes: () => 1,
   },
 ];

@@ -69,6 +69,13 @@ function int64Type(name, lo, hi, view) {
       if (typeof j === 'string' && /^-?[0-9]+$/.test(j)) return BigInt(j);
       return j;
     },
+    // `shorn inspect` (lib/cli/inspect.js): a varint64, zigzag for int64.
+    inspect(r, d) {
+      const at = r.offset;
+      const u = r.varint64();
+      return r.leaf(at, d, name === 'int64' ? (u >> 1n) ^ -(u & 1n) : u);
+    },
+    minBytes: () => 1,
   };
 }
 

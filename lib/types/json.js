@@ -140,5 +140,80 @@ module.exports = [
     take: (c) => take(c),
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
+    // `shorn inspect` (lib/cli/inspect.js): src/types/json.rs's decode, check for check.
+    inspect: (r, d) => inspect(r, d),
+    minBytes: () => 1,
   },
 ];
+
+const MAX_SAFE = 9007199254740991n;
+const hex2 = (b) => `0x${b.toString(16).padStart(2, '0')}`;
+
+function inspect(r, d) {
+  const at = r.offset;
+  const tag = r.u8();
+  if (tag <= 0x02) return r.leaf(at, d, tag === 0 ? null : tag === 2);
+  if (tag === 0x03) {
+    const v = r.float64();
+    if (!Number.isFinite(v)) throw r.malformed(at, 'a json number that is not finite');
+    if (Number.isSafeInteger(v) && !Object.is(v, -0)) throw r.malformed(at, 'a json integer in the float form');
+    return r.leaf(at, d, v);
+  }
+  if (tag === 0x04) {
+    const u = r.varint64();
+    const v = (u >> 1n) ^ -(u & 1n);
+    if (v > MAX_SAFE || v < -MAX_SAFE) throw r.malformed(at, 'varint out of range for its type');
+    if (v >= 0n && v <= 63n) throw r.malformed(at, 'a json integer 0-63 in the long form');
+    return r.leaf(at, d, Number(v));
+  }
+  if (tag >= 0x40 && tag <= 0x7f) return r.leaf(at, d, tag & 0x3f);
+  if (tag === 0x05 || (tag >= 0x80 && tag <= 0xbf)) {
+    let n = tag & 0x3f;
+    if (tag === 0x05) {
+      n = r.length('string');
+      if (n < 64) throw r.malformed(at, 'a short json string in the long form');
+    }
+    return r.leaf(at, d, r.utf8(n));
+  }
+  if (tag === 0x06 || tag === 0x07 || tag >= 0xc0) {
+    const object = tag === 0x07 || tag >= 0xe0;
+    // An item takes at least its type byte; a member its key's length byte too.
+    const min = object ? 2 : 1;
+    let n;
+    if (tag < 0x08) {
+      n = r.count(min);
+      if (n < 32) throw r.malformed(at, 'a short json array or object in the long form');
+    } else {
+      n = tag & 0x1f;
+      if (n * min > r.remaining) throw r.truncated(r.offset, n * min - r.remaining);
+    }
+    r.note(at, d, object ? `json object of ${n} member${n === 1 ? '' : 's'}` : `json array of ${n} item${n === 1 ? '' : 's'}`);
+    r.enter(at);
+    let out;
+    if (object) {
+      out = {};
+      const keys = r.keyOrder();
+      for (let k = 0; k < n; k++) {
+        const start = r.offset;
+        const key = r.utf8(r.length('string'));
+        keys.check(key, start);
+        r.note(start, d, `key ${JSON.stringify(key)}`);
+        r.push(pathKey(key));
+        const v = inspect(r, d);
+        r.pop();
+        if (key in rt.ObjectPrototype) rt.defineOwn(out, key, v);
+        else out[key] = v;
+      }
+    } else {
+      out = new Array(n);
+      for (let k = 0; k < n; k++) {
+        r.push(`[${k}]`);
+        out[k] = inspect(r, d);
+        r.pop();
+      }
+    }
+    r.leave();
+    return out;
+  }
+  throw r.malformed(at, `json type byte ${hex2(tag)}`);
+}

@@ -27,6 +27,9 @@ const common = {
   take: (c, d) => value(d),
   toJson: (d, x) => x,
   fromJson: (d, j) => j,
+  // `shorn inspect` (lib/cli/inspect.js): no bytes, the value is in the schema.
+  inspect: (r, d) => r.leaf(r.offset, d, value(d)),
+  minBytes: () => 0,
 };
 
 module.exports = [

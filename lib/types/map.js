@@ -106,5 +106,47 @@ module.exports = [
       if (m.size !== n) throw rt.repeatedKey(at, c.pathOf(d));
       return m;
     },
+    // `shorn inspect` (lib/cli/inspect.js): a count, then per entry a key (at `[k][0]`)
+    // and a value (at `[k][1]`). Repeated keys: those decode compares by their bytes or as
+    // floats fail at the key (src/types/keys.rs); keys only JS can compare (unions, json)
+    // fail at the count, with the map's schema path, once the whole message is read, as
+    // decode finds them.
+    inspect(r, d) {
+      const at = r.offset;
+      const n = r.count(Math.max(1, r.minBytes(d.keys) + r.minBytes(d.values)));
+      r.note(at, d, `map of ${n} entr${n === 1 ? 'y' : 'ies'}`);
+      const kind = keyKind(d.keys, r);
+      const seen = new Set();
+      const m = new Map();
+      for (let k = 0; k < n; k++) {
+        const start = r.offset;
+        r.push(`[${k}][0]`);
+        const key = r.value(d.keys);
+        if (kind === 'float' && Object.is(key, -0)) throw r.malformed(start, '-0 as a map key (a Map holds it as 0)');
+        if ((kind === 'bytes' || kind === 'float') && seen.has(key)) throw r.malformed(start, 'a key appears twice');
+        seen.add(key);
+        r.pop();
+        r.push(`[${k}][1]`);
+        m.set(key, r.value(d.values));
+        r.pop();
+      }
+      if (m.size !== n) r.defer(rt.repeatedKey(at, r.staticPath(d)));
+      return m;
+    },
+    minBytes: () => 1,
   },
 ];
+
+// How decode compares keys of type `d` (src/types/map.rs, key_kind): by their bytes
+// (equal bytes, equal values), as floats, never (keys that decode to new objects), or
+// only in JS (the decoded Map's size).
+const BYTE_KEYS = new Set(['bool', 'uint8', 'uint16', 'uint32', 'int8', 'int16', 'int32', 'int', 'int64', 'uint64', 'string', 'enum', 'literal', 'null']);
+const JS_KEYS = new Set(['union', 'json', 'ref', 'recursive', 'optional']);
+function keyKind(d, r) {
+  if (BYTE_KEYS.has(d.type)) return 'bytes';
+  if (d.type === 'float32' || d.type === 'float64') return 'float';
+  if (d.type === 'nullable') return keyKind(d.of, r) === 'bytes' ? 'bytes' : 'js';
+  if (d.type === 'default') return keyKind(d.of, r);
+  if (JS_KEYS.has(d.type)) return 'js';
+  return 'objects';
+}

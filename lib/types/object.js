@@ -151,6 +151,19 @@ module.exports = [
       }
       return o;
     },
+    // `shorn inspect` (lib/cli/inspect.js): the fields in order; an absent optional field
+    // (undefined, which no type decodes to) is left out.
+    inspect(r, d) {
+      const o = {};
+      for (const f of d.fields) {
+        r.field(f.name);
+        const v = r.value(f.schema);
+        r.pop();
+        if (v !== undefined) rt.defineOwn(o, f.name, v);
+      }
+      return o;
+    },
+    minBytes: (d, r) => d.fields.reduce((n, f) => n + r.minBytes(f.schema), 0),
   },
 ];
 

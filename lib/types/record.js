@@ -106,5 +106,29 @@ module.exports = [
       }
       return o;
     },
+    // `shorn inspect` (lib/cli/inspect.js): a count (an entry takes its key's length byte
+    // and its value's bytes at least), then per entry a key, in the order JS keeps an
+    // object's keys and never twice (errors at the record's path), and its value (at the
+    // key's path).
+    inspect(r, d) {
+      const at = r.offset;
+      const n = r.count(1 + r.minBytes(d.values));
+      r.note(at, d, `record of ${n} entr${n === 1 ? 'y' : 'ies'}`);
+      const keys = r.keyOrder();
+      const o = {};
+      for (let k = 0; k < n; k++) {
+        const start = r.offset;
+        const key = r.utf8(r.length('string'));
+        keys.check(key, start);
+        r.note(start, d, `key ${JSON.stringify(key)}`);
+        r.push(pathKey(key));
+        const v = r.value(d.values);
+        r.pop();
+        if (key in rt.ObjectPrototype) rt.defineOwn(o, key, v);
+        else o[key] = v;
+      }
+      return o;
+    },
+    minBytes: () => 1,
   },
 ];

@@ -185,6 +185,13 @@ module.exports = [
     },
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
+    // `shorn inspect` (lib/cli/inspect.js): a length within maxStringBytes, valid UTF-8.
+    inspect(r, d) {
+      const at = r.offset;
+      const n = r.length('string');
+      return r.leaf(at, d, r.utf8(n));
+    },
+    minBytes: () => 1,
   },
 ];
 

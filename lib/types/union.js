@@ -73,6 +73,14 @@ module.exports = [
       }
       return j;
     },
+    // `shorn inspect` (lib/cli/inspect.js): the variant index, then the variant.
+    inspect(r, d) {
+      const at = r.offset;
+      const k = readVariant(r, d);
+      r.note(at, d, `variant ${k} of ${d.variants.length}`);
+      return r.value(d.variants[k]);
+    },
+    minBytes: () => 1,
   },
   {
     name: 'discriminatedUnion',
@@ -143,8 +151,24 @@ module.exports = [
       const k = isObject(j) ? c.tagIndex(d).get(j[d.key]) : undefined;
       return k === undefined ? j : c.fromJson(d.variants[k], j);
     },
+    // `shorn inspect` (lib/cli/inspect.js): the variant index, then its fields.
+    inspect(r, d) {
+      const at = r.offset;
+      const k = readVariant(r, d);
+      r.note(at, d, `variant ${k}, ${JSON.stringify(d.key)} = ${JSON.stringify(tagOf(d.variants[k], d.key))}`);
+      return r.value(d.variants[k]);
+    },
+    minBytes: () => 1,
   },
 ];
+
+// A variant index below the number of variants (src/types/union.rs, read_index).
+function readVariant(r, d) {
+  const at = r.offset;
+  const k = r.varint();
+  if (k >= d.variants.length) throw r.malformed(at, `union variant ${k} out of range (the union has ${d.variants.length} variants)`);
+  return k;
+}
 
 // Tag -> variant index: a Map, so dispatch is one lookup whatever the number of variants.
 function tagIndex(d) {

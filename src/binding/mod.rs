@@ -27,7 +27,7 @@ use napi_derive::napi;
 
 use self::nodeapi::{Callback, Fail, NResult};
 use crate::codec::{Blob, Elem, EncodeInput, Text, TextBuffer, Writer};
-use crate::engine;
+use crate::engine::{self, SPLIT_TEXT_MIN_INPUT};
 use crate::program::{Limits, Program};
 use crate::schema::Schema;
 use crate::types::REGISTRY;
@@ -902,27 +902,54 @@ unsafe fn decode_call(env: napi_env, bound: &Bound, input: Input) -> NResult<nap
     // SAFETY: the tape is kept alive by its reference and not detached (lib/ checks);
     // no JS runs until we return.
     let tape = unsafe { inner.tape.slice_mut() };
-    let needed =
-        engine::decode(&bound.program, bytes, tape, &mut inner.text).map_err(Fail::Codec)?;
+    // A large message of a schema whose strings are not a fixed few keeps its Latin-1 and
+    // wide strings apart (lib/codegen.js reads negative slots only for such schemas).
+    let split = matches!(bound.args, Args::Concatenated) && bytes.len() >= SPLIT_TEXT_MIN_INPUT;
+    let needed = engine::decode_text(&bound.program, bytes, tape, &mut inner.text, split)
+        .map_err(Fail::Codec)?;
     if needed > inner.tape.len {
         let slots = needed.max(inner.tape.len * 2);
         // SAFETY: `env` is live.
         unsafe { replace_tape(env, &bound.shared, inner, slots) }?;
         // SAFETY: as above, for the new tape.
         let tape = unsafe { inner.tape.slice_mut() };
-        engine::decode(&bound.program, bytes, tape, &mut inner.text).map_err(Fail::Codec)?;
+        engine::decode_text(&bound.program, bytes, tape, &mut inner.text, split)
+            .map_err(Fail::Codec)?;
     }
     // SAFETY: `env` is live.
     let result = unsafe {
         match inner.text.text() {
             Text::Latin1(b) => nodeapi::string_latin1(env, b),
             Text::Utf16(u) => nodeapi::string_utf16(env, u),
+            Text::Split(b, u) => split_text(env, &bound.shared, b, u),
         }
     }?;
     if idle(inner.text.capacity(), inner.text.len()) {
         inner.text = TextBuffer::new();
     }
     Ok(result)
+}
+
+/// A large message with Latin-1 and wide strings: returns the Latin-1 text and sets the
+/// UTF-16 one as `state.wide`, where the JS layer takes it (and sets it back to null).
+///
+/// # Safety
+/// `env` must be live.
+#[cold]
+unsafe fn split_text(
+    env: napi_env,
+    shared: &Shared,
+    latin1: &[u8],
+    utf16: &[u16],
+) -> NResult<napi_value> {
+    // SAFETY: `env` is live; setting `wide` on the state object runs no user code: it is an
+    // own data property of a plain object (lib/runtime.js).
+    unsafe {
+        let wide = nodeapi::string_utf16(env, utf16)?;
+        let state = nodeapi::reference_value(env, shared.state)?;
+        nodeapi::set_property(env, state, c"wide", wide)?;
+        nodeapi::string_latin1(env, latin1)
+    }
 }
 
 /// Starts a new output slab and sets it as `state.out`, where lib/runtime.js finds the

@@ -90,18 +90,26 @@ fn encode_utf8(
 /// Decoded text of one message, kept as Latin-1 while every char fits a byte (so the JS
 /// string is one-byte, half the size and cheaper to build) and widened to UTF-16 at the
 /// first char above U+00FF.
+///
+/// A large message (`start(true)`) is split instead: strings whose chars all fit a byte go
+/// to the Latin-1 text, the others to the UTF-16 text, and a string's tape slot is its
+/// length, negated for the UTF-16 text. One wide char no longer widens the whole message
+/// (in gsoc-2018, 1,040 such chars made all 2.8M units two-byte: ~half the decode).
 #[derive(Debug, Default)]
 pub struct TextBuffer {
     latin1: Vec<u8>,
     utf16: Vec<u16>,
     wide: bool,
+    split: bool,
 }
 
-/// The text of a decoded message, borrowed from its `TextBuffer`.
+/// The text of a decoded message, borrowed from its `TextBuffer`: one string, or (a split
+/// message with both kinds of strings) the Latin-1 text and the UTF-16 text.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Text<'a> {
     Latin1(&'a [u8]),
     Utf16(&'a [u16]),
+    Split(&'a [u8], &'a [u16]),
 }
 
 impl TextBuffer {
@@ -110,18 +118,29 @@ impl TextBuffer {
     }
 
     pub fn clear(&mut self) {
+        self.start(false);
+    }
+
+    /// Empties the buffer for a message; `split`: keep Latin-1 and wide strings apart.
+    pub fn start(&mut self, split: bool) {
         self.latin1.clear();
         self.utf16.clear();
         self.wide = false;
+        self.split = split;
     }
 
-    /// Length in UTF-16 code units (the length JS sees).
+    /// Length in UTF-16 code units (the length JS sees; both texts' for a split one).
     pub fn len(&self) -> usize {
         if self.wide {
             self.utf16.len()
         } else {
-            self.latin1.len()
+            self.latin1.len() + self.utf16.len()
         }
+    }
+
+    /// The length of the longest JS string the text becomes.
+    pub fn longest(&self) -> usize {
+        self.latin1.len().max(self.utf16.len())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -131,11 +150,8 @@ impl TextBuffer {
     /// Bytes the JS string of the text takes (one or two per unit).
     #[inline]
     pub fn byte_size(&self) -> usize {
-        if self.wide {
-            2 * self.utf16.len()
-        } else {
-            self.latin1.len()
-        }
+        // Unwidened, `utf16` is empty; widened, `latin1` is.
+        self.latin1.len() + 2 * self.utf16.len()
     }
 
     /// Units of memory held (both forms).
@@ -143,12 +159,57 @@ impl TextBuffer {
         self.latin1.capacity() + self.utf16.capacity()
     }
 
+    #[inline]
     pub fn text(&self) -> Text<'_> {
-        if self.wide {
+        if self.wide || (self.split && self.latin1.is_empty() && !self.utf16.is_empty()) {
             Text::Utf16(&self.utf16)
-        } else {
+        } else if self.utf16.is_empty() {
             Text::Latin1(&self.latin1)
+        } else {
+            Text::Split(&self.latin1, &self.utf16)
         }
+    }
+
+    /// Validates `bytes` as UTF-8 and appends them; returns the string's tape slot: its
+    /// length in UTF-16 units, negated when a split buffer put it in the UTF-16 text.
+    #[inline(always)]
+    pub fn push_str(&mut self, bytes: &[u8], offset: usize) -> Result<f64> {
+        if bytes.is_ascii() {
+            self.push_ascii(bytes);
+            return Ok(bytes.len() as f64);
+        }
+        if self.split {
+            return self.push_split(bytes, offset);
+        }
+        self.push_non_ascii(bytes, offset).map(|units| units as f64)
+    }
+
+    /// A non-ASCII string of a split message.
+    fn push_split(&mut self, bytes: &[u8], offset: usize) -> Result<f64> {
+        let checked = bytes.len() < 64;
+        if !checked && simdutf8::basic::from_utf8(bytes).is_err() {
+            return Err(Error::malformed(offset, Fault::BadUtf8));
+        }
+        // A char above U+00FF has a lead byte of at least 0xC4; without one, every char fits
+        // a byte, or the bytes are malformed (where the Latin-1 copy stops early).
+        if !bytes.iter().any(|&b| b >= 0xc4) {
+            let mark = self.latin1.len();
+            if self.push_latin1_prefix(bytes).is_empty() {
+                return Ok((self.latin1.len() - mark) as f64);
+            }
+            self.latin1.truncate(mark);
+            return Err(Error::malformed(offset, Fault::BadUtf8));
+        }
+        let before = self.utf16.len();
+        let valid = if checked {
+            push_utf16::<true>(&mut self.utf16, bytes)
+        } else {
+            push_utf16::<false>(&mut self.utf16, bytes)
+        };
+        if !valid {
+            return Err(Error::malformed(offset, Fault::BadUtf8));
+        }
+        Ok(-((self.utf16.len() - before) as f64))
     }
 
     /// Validates `bytes` as UTF-8 and appends them; returns the number of UTF-16 units
@@ -156,26 +217,39 @@ impl TextBuffer {
     #[inline(always)]
     pub fn push_utf8(&mut self, bytes: &[u8], offset: usize) -> Result<usize> {
         if bytes.is_ascii() {
-            if self.wide {
-                self.utf16.extend(bytes.iter().map(|&b| b as u16));
-            } else if bytes.len() <= 16 {
-                // A variable-length copy is a memmove call; short names copy faster inline
-                // (and `extend` of an iterator stayed an out-of-line call: 44 instructions
-                // of a person decode's ~550 native ones).
-                self.latin1.reserve(16);
-                let len = self.latin1.len();
-                let spare = self.latin1.spare_capacity_mut();
-                for (d, &b) in spare.iter_mut().zip(bytes) {
-                    d.write(b);
-                }
-                // SAFETY: the loop initialised `bytes.len()` (at most 16, reserved) bytes
-                // after `len`.
-                unsafe { self.latin1.set_len(len + bytes.len()) };
-            } else {
-                self.latin1.extend_from_slice(bytes);
-            }
+            self.push_ascii(bytes);
             return Ok(bytes.len());
         }
+        self.push_non_ascii(bytes, offset)
+    }
+
+    /// Appends ASCII `bytes` to the text they belong in (the Latin-1 one, unless widened).
+    #[inline(always)]
+    fn push_ascii(&mut self, bytes: &[u8]) {
+        if self.wide {
+            self.utf16.extend(bytes.iter().map(|&b| b as u16));
+        } else if bytes.len() <= 16 {
+            // A variable-length copy is a memmove call; short names copy faster inline
+            // (and `extend` of an iterator stayed an out-of-line call: 44 instructions
+            // of a person decode's ~550 native ones).
+            self.latin1.reserve(16);
+            let len = self.latin1.len();
+            let spare = self.latin1.spare_capacity_mut();
+            for (d, &b) in spare.iter_mut().zip(bytes) {
+                d.write(b);
+            }
+            // SAFETY: the loop initialised `bytes.len()` (at most 16, reserved) bytes
+            // after `len`.
+            unsafe { self.latin1.set_len(len + bytes.len()) };
+        } else {
+            self.latin1.extend_from_slice(bytes);
+        }
+    }
+
+    /// Appends non-ASCII `bytes` to an unsplit text, widening it at the first char above
+    /// U+00FF; returns the number of UTF-16 units appended.
+    #[inline(always)]
+    fn push_non_ascii(&mut self, bytes: &[u8], offset: usize) -> Result<usize> {
         // Long strings are validated by simdutf8 first, whose SIMD pays from 64 bytes;
         // short ones are checked while they are transcoded, which saves a pass (and a
         // call into `std::str::from_utf8`, which simdutf8 itself uses below 64 bytes).
@@ -206,6 +280,7 @@ impl TextBuffer {
     /// Appends the longest prefix of valid UTF-8 `bytes` whose chars are all at most
     /// U+00FF as Latin-1; returns the rest (starting at the first wider char).
     fn push_latin1_prefix<'b>(&mut self, bytes: &'b [u8]) -> &'b [u8] {
+        self.latin1.reserve(bytes.len());
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
@@ -402,16 +477,13 @@ mod tests {
                 for c in chars {
                     for pad in ["", "x", "xy", "xyz"] {
                         let s = format!("{pad}{a}{b}{c}{a}");
-                        let mut t = TextBuffer::new();
-                        assert_eq!(
-                            t.push_utf8(s.as_bytes(), 0).unwrap(),
-                            s.encode_utf16().count()
-                        );
-                        let got: Vec<u16> = match t.text() {
-                            Text::Latin1(l) => l.iter().map(|&x| x as u16).collect(),
-                            Text::Utf16(u) => u.to_vec(),
-                        };
-                        assert_eq!(got, units(&s), "{s:?}");
+                        for split in [false, true] {
+                            let mut t = TextBuffer::new();
+                            t.start(split);
+                            let slot = t.push_str(s.as_bytes(), 0).unwrap();
+                            assert_eq!(slot.abs() as usize, s.encode_utf16().count());
+                            assert_eq!(string_of(&t, slot), units(&s), "{s:?}");
+                        }
                     }
                 }
             }
@@ -437,23 +509,75 @@ mod tests {
         for case in cases {
             let valid = std::str::from_utf8(&case).is_ok();
             for padded in [case.clone(), [pad.as_bytes(), &case].concat()] {
-                let mut t = TextBuffer::new();
-                let got = t.push_utf8(&padded, 0);
-                assert_eq!(got.is_ok(), valid, "{padded:02x?}");
-                if let Ok(units) = got {
-                    let want: Vec<u16> = std::str::from_utf8(&padded)
-                        .unwrap()
-                        .encode_utf16()
-                        .collect();
-                    assert_eq!(units, want.len());
-                    let text: Vec<u16> = match t.text() {
-                        Text::Latin1(l) => l.iter().map(|&x| x as u16).collect(),
-                        Text::Utf16(u) => u.to_vec(),
-                    };
-                    assert_eq!(text, want, "{padded:02x?}");
+                for split in [false, true] {
+                    let mut t = TextBuffer::new();
+                    t.start(split);
+                    let got = t.push_str(&padded, 0);
+                    assert_eq!(got.is_ok(), valid, "{padded:02x?}");
+                    if let Ok(slot) = got {
+                        let want: Vec<u16> = std::str::from_utf8(&padded)
+                            .unwrap()
+                            .encode_utf16()
+                            .collect();
+                        assert_eq!(slot.abs() as usize, want.len());
+                        assert_eq!(string_of(&t, slot), want, "{padded:02x?}");
+                    }
                 }
             }
         }
+    }
+
+    /// The units of the one string in `t` whose slot is `slot`, read as the JS layer does.
+    fn string_of(t: &TextBuffer, slot: f64) -> Vec<u16> {
+        match t.text() {
+            Text::Latin1(l) => {
+                assert!(slot >= 0.0);
+                l.iter().map(|&x| x as u16).collect()
+            }
+            Text::Utf16(u) => u.to_vec(),
+            Text::Split(..) => panic!("one string is never split"),
+        }
+    }
+
+    #[test]
+    fn split_text_keeps_latin1_strings_one_byte() {
+        let mut t = TextBuffer::new();
+        t.start(true);
+        let strings = ["plain", "café", "数学者", "", "ÿé", "a🚀b", "tail"];
+        let slots: Vec<f64> = strings
+            .iter()
+            .map(|s| t.push_str(s.as_bytes(), 0).unwrap())
+            .collect();
+        // Latin-1 strings (ASCII or not) go to the first text, others to the second.
+        assert_eq!(slots, [5.0, 4.0, -3.0, 0.0, 2.0, -4.0, 4.0]);
+        let Text::Split(latin1, utf16) = t.text() else {
+            panic!("expected a split text")
+        };
+        assert_eq!(
+            latin1,
+            "plaincaféÿétail"
+                .chars()
+                .map(|c| c as u8)
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(utf16, units("数学者a🚀b"));
+        assert_eq!(t.longest(), 15);
+        assert_eq!(t.byte_size(), 15 + 2 * 7);
+        // Only wide strings: the UTF-16 text alone, all slots negative.
+        t.start(true);
+        assert_eq!(t.push_str("数".as_bytes(), 0).unwrap(), -1.0);
+        assert_eq!(t.text(), Text::Utf16(&units("数")));
+        // Unsplit, the first wide char widens everything: all slots positive.
+        t.start(false);
+        assert_eq!(t.push_str(b"ab", 0).unwrap(), 2.0);
+        assert_eq!(t.push_str("数".as_bytes(), 0).unwrap(), 1.0);
+        assert_eq!(t.text(), Text::Utf16(&units("ab数")));
+        // Bad UTF-8 is refused in a split text too, short and long.
+        t.start(true);
+        assert!(t.push_str(&[0x61, 0xe2, 0x82], 0).is_err());
+        assert!(t
+            .push_str(&[b"a".repeat(70).as_slice(), &[0xc3]].concat(), 0)
+            .is_err());
     }
 
     #[test]

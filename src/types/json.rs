@@ -177,10 +177,10 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
             };
             let at = d.r.offset();
             let bytes = d.r.take(len as usize)?;
-            let units = d.text.push_utf8(bytes, at)?;
+            let slot = d.text.push_str(bytes, at)?;
             d.charge(super::string::HEAP, offset)?;
             d.out.push(STRING);
-            d.out.push(units as f64);
+            d.out.push(slot);
         }
         0x06 | 0x07 | 0xc0..=0xff => {
             let object = tag == 0x07 || tag >= 0xe0;
@@ -218,10 +218,10 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
             for i in 0..count {
                 if object {
                     let start = d.r.offset();
-                    let units = super::string::read(d)?;
+                    let slot = super::string::read(d)?;
                     let key = d.r.since(start);
                     keys.check(key, start)?;
-                    d.out.push(units as f64);
+                    d.out.push(slot);
                     decode(d).map_err(|e| e.within(Segment::Field(key_text(key))))?;
                 } else {
                     decode(d).map_err(|e| e.within_index(i))?;

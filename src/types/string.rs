@@ -163,19 +163,20 @@ pub fn encode(e: &mut Encoding) -> Result<()> {
     write_string(e.w, units)
 }
 
-/// Tape: one slot, the length in UTF-16 units of the text appended.
+/// Tape: one slot, the length in UTF-16 units of the text appended (negated when a large
+/// message keeps it in its UTF-16 text: `TextBuffer::push_str`).
 #[inline(always)]
 pub fn decode(d: &mut Decoding) -> Result<()> {
-    let units = read(d)?;
-    d.out.push(units as f64);
+    let slot = read(d)?;
+    d.out.push(slot);
     Ok(())
 }
 
-/// Reads one string into the text; returns its length in UTF-16 units.
+/// Reads one string into the text; returns its tape slot (`TextBuffer::push_str`).
 #[inline(always)]
-pub fn read(d: &mut Decoding) -> Result<usize> {
+pub fn read(d: &mut Decoding) -> Result<f64> {
     let len = d.length(LimitKind::StringBytes, d.limits.max_string_bytes)?;
     let offset = d.r.offset();
     let bytes = d.r.take(len as usize)?;
-    d.text.push_utf8(bytes, offset)
+    d.text.push_str(bytes, offset)
 }

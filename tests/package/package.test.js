@@ -32,6 +32,7 @@ let app;
 let binary;
 let packed;
 let install; // { ms, bytes, files }
+let npmEnv; // the environment npm runs in: node and npm on the PATH, nothing else
 let nodes; // [{ version, bin }], Node 20 (this process) first
 
 function findOnPath(command) {
@@ -118,7 +119,9 @@ before(() => {
   fs.mkdirSync(bin);
   fs.symlinkSync(process.execPath, path.join(bin, 'node'));
   fs.symlinkSync(findOnPath('npm'), path.join(bin, 'npm'));
+  fs.symlinkSync(findOnPath('npx'), path.join(bin, 'npx'));
   const env = { HOME: scratch, PATH: bin, npm_config_cache: path.join(scratch, 'npm-cache'), npm_config_update_notifier: 'false' };
+  npmEnv = env;
   assert.equal(spawnSync('cargo', ['--version'], { env }).error?.code, 'ENOENT', 'cargo must not be reachable');
 
   app = path.join(scratch, 'app');
@@ -157,12 +160,12 @@ describe('the linux-x64-gnu binary', () => {
 });
 
 describe('the published tarballs', () => {
-  test('the main package holds the JS API, its types, docs, README and LICENSE, and no Rust or binary', () => {
+  test('the main package holds the JS API, its types, the shorn command, docs, README and LICENSE, and no Rust or binary', () => {
     assert.deepEqual(
       packed.main.files.filter((f) => !f.startsWith('lib/') && !f.startsWith('docs/')).sort(),
-      ['LICENSE', 'README.md', 'index.d.ts', 'index.js', 'index.mjs', 'package.json'],
+      ['LICENSE', 'README.md', 'bin/shorn.js', 'index.d.ts', 'index.js', 'index.mjs', 'package.json'],
     );
-    for (const f of ['lib/addon.js', 'docs/DESIGN.md', 'docs/FORMAT.md', 'docs/BENCHMARKS.md']) assert.ok(packed.main.files.includes(f), f);
+    for (const f of ['lib/addon.js', 'lib/cli/main.js', 'docs/DESIGN.md', 'docs/FORMAT.md', 'docs/BENCHMARKS.md', 'docs/CLI.md']) assert.ok(packed.main.files.includes(f), f);
     for (const f of packed.main.files) {
       assert.doesNotMatch(f, /\.(node|rs|so)$|^target\/|^src\/|Cargo\.(toml|lock)$/, `${f} must not be published`);
     }
@@ -277,6 +280,38 @@ describe('npm install of the two tarballs, with no cargo and no network', () => 
         assert.equal(out.isError, true);
       }
     }
+  });
+
+  test('the shorn command is installed (node_modules/.bin/shorn, npx shorn) and infers, encodes and decodes on Node 20, 22 and 24; size runs without the optional peers', () => {
+    const link = path.join(app, 'node_modules', '.bin', 'shorn');
+    assert.ok(fs.existsSync(link), 'npm linked the bin');
+    assert.ok((fs.statSync(link).mode & 0o111) !== 0, 'executable');
+    const script = fs.realpathSync(link);
+    assert.equal(script, path.join(fs.realpathSync(app), 'node_modules', 'shorn', 'bin', 'shorn.js'));
+    fs.writeFileSync(path.join(app, 'event.json'), JSON.stringify(EXPECTED));
+    for (const node of nodes) {
+      assert.match(run(node.bin, [script, '--help'], { cwd: app }), /^ {2}infer {4}/m, `Node ${node.version}`);
+      const schema = run(node.bin, [script, 'infer', 'event.json', '-o', 'event.schema.json'], { cwd: app });
+      assert.equal(schema, '');
+      const hex = run(node.bin, [script, 'encode', '--schema', 'event.schema.json', '--hex', 'event.json'], { cwd: app });
+      const back = run(node.bin, [script, 'decode', '--schema', 'event.schema.json', '--hex'], { cwd: app, input: hex });
+      assert.deepEqual(JSON.parse(back), EXPECTED, `Node ${node.version}`);
+    }
+    // Run through the link itself, as `npx shorn` does (its #! line finds node on the PATH).
+    const viaLink = spawnSync(link, ['--version'], { cwd: app, encoding: 'utf8', env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` } });
+    assert.equal(viaLink.stdout.trim(), main.version, viaLink.stderr);
+    // And `npx shorn --help` itself, offline: npx finds the installed command (and runs it
+    // with a shell, named here, as the PATH has only node, npm and npx).
+    const npx = run(path.join(npmEnv.PATH, 'npx'), ['--offline', 'shorn', '--help'], { cwd: app, env: { ...npmEnv, npm_config_script_shell: '/bin/sh' } });
+    assert.match(npx, /^Usage: shorn <command> \[options\] \[FILE\]$/m);
+    for (const command of ['infer', 'encode', 'decode', 'inspect', 'size']) assert.match(npx, new RegExp(`^ {2}${command} `, 'm'));
+    // size works without msgpackr and avsc (optional peers: the app has neither) and says so.
+    const table = JSON.parse(run(process.execPath, [script, 'size', '--json', '--no-times', 'event.json'], { cwd: app }));
+    assert.deepEqual(
+      table.rows.map((r) => r.format),
+      ['JSON', 'JSON + gzip', 'JSON + brotli', 'shorn', 'shorn + gzip', 'shorn + brotli'],
+    );
+    assert.deepEqual(table.notes, ['msgpackr: not installed (npm install msgpackr to compare)', 'avsc: not installed (npm install avsc to compare)']);
   });
 
   test("cold require('shorn') plus the first compile works from the installed package (its time is reported)", (t) => {

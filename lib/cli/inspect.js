@@ -1,0 +1,405 @@
+'use strict';
+// `shorn inspect`: walks a message's bytes with its schema and reports every byte range
+// with the path and value it holds, and a decode error at the offset where the native
+// decoder finds it. Each type's part of the walk is its `inspect` member (lib/types/),
+// with its `minBytes` (src/types/mod.rs, min_size); this is the driver, which knows no
+// type. It reads what the Rust decoder reads, in the same order, with the same checks
+// and the same error offsets and paths (the tests hold it to that on every golden
+// vector): src/codec/reader.rs and varint.rs for the primitives, src/types/ for the rest.
+// It does not estimate the decode budget (maxDecodedBytes) nor the total text limit; the
+// native decoder, run beside it, reports those.
+
+const { TYPES } = require('../types');
+const { ShornError, pathKey } = require('../errors');
+const { analyze, walk } = require('../walk');
+const { jsonForms } = require('../generic');
+
+// The limits a decode checks (src/program.rs, Limits), as compile() takes them.
+const DEFAULT_LIMITS = {
+  maxStringBytes: 536870888,
+  maxBytesLength: 2147483647,
+  maxArrayLength: 134217727,
+  maxDepth: 128,
+};
+const LIMIT_OF = { string: 'maxStringBytes', bytes: 'maxBytesLength', array: 'maxArrayLength' };
+const LIMIT_NAME = { string: 'string length', bytes: 'bytes length', array: 'array length' };
+
+// A fatal decoder: invalid UTF-8, encoded surrogates and overlong forms throw, as the
+// native decoder rejects them; ignoreBOM keeps a leading U+FEFF as the character it is.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** One decode error found by the walk: code, offset, path and a message. */
+function walkError(code, offset, path, message) {
+  return new ShornError(code, message, { offset, path });
+}
+
+// Keys of a record or a json object must be in the order JS keeps an object's keys, each
+// once (src/types/keys.rs, Keys::Record): array-index keys first, ascending, then names.
+function arrayIndex(key) {
+  if (key.length === 0 || key.length > 10 || (key.charCodeAt(0) === 48 && key.length > 1)) return null;
+  let v = 0;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return null;
+    v = v * 10 + c;
+  }
+  return v < 4294967295 ? v : null;
+}
+
+class KeyOrder {
+  constructor(r) {
+    this.r = r;
+    this.last = null;
+    this.named = false;
+    this.seen = new Set();
+  }
+
+  check(key, at) {
+    const index = arrayIndex(key);
+    if (index !== null) {
+      if (this.named || (this.last !== null && index <= this.last)) {
+        throw this.r.malformed(at, this.last === index ? 'a key appears twice' : 'keys out of order (array-index keys must come first, ascending)');
+      }
+      this.last = index;
+      return;
+    }
+    this.named = true;
+    if (this.seen.has(key)) throw this.r.malformed(at, 'a key appears twice');
+    this.seen.add(key);
+  }
+}
+
+/** The reader the types' `inspect` members work with. */
+class Inspector {
+  constructor(bytes, descriptor, limits = {}) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.pos = 0;
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.depth = 0;
+    this.segments = [];
+    this.rows = [];
+    this.deferred = null;
+    const info = analyze(descriptor);
+    this.refs = info.refs;
+    this.paths = info.paths;
+    this.sizes = defSizes(descriptor, this);
+  }
+
+  get offset() {
+    return this.pos;
+  }
+
+  get remaining() {
+    return this.bytes.length - this.pos;
+  }
+
+  // ---- paths and errors ---------------------------------------------------------------
+
+  path() {
+    return `$${this.segments.join('')}`;
+  }
+
+  push(segment) {
+    this.segments.push(segment);
+  }
+
+  pop() {
+    this.segments.pop();
+  }
+
+  field(name) {
+    this.segments.push(pathKey(name));
+  }
+
+  truncated(at, needed = 1) {
+    return walkError('ERR_SHORN_TRUNCATED', at, this.path(), `truncated input: ${needed} more byte(s) needed at offset ${at} (${this.path()})`);
+  }
+
+  malformed(at, what) {
+    return walkError('ERR_SHORN_MALFORMED', at, this.path(), `malformed input at offset ${at} (${this.path()}): ${what}`);
+  }
+
+  limit(at, what, declared, limit) {
+    return walkError('ERR_SHORN_LIMIT', at, this.path(), `${what} ${declared} at offset ${at} (${this.path()}) is over the limit of ${limit}`);
+  }
+
+  /**
+   * An error JS finds only after the native decode has read every byte (a Map whose keys
+   * only JS can compare): kept, and raised at the end unless the bytes fail first.
+   */
+  defer(error) {
+    if (this.deferred === null) this.deferred = error;
+  }
+
+  // ---- primitives (src/codec/reader.rs, varint.rs) --------------------------------------
+
+  u8() {
+    if (this.pos >= this.bytes.length) throw this.truncated(this.pos);
+    return this.bytes[this.pos++];
+  }
+
+  /** A varint of at most 32 bits, as a number. */
+  varint() {
+    const at = this.pos;
+    let value = 0;
+    for (let i = 0; i < 5; i++) {
+      if (this.pos >= this.bytes.length) throw this.truncated(at);
+      const b = this.bytes[this.pos];
+      if (i === 4 && b > 0x0f) throw this.malformed(at, 'varint out of range for its type');
+      value += (b & 0x7f) * 2 ** (7 * i);
+      this.pos++;
+      if (b < 0x80) {
+        if (b === 0 && i > 0) throw this.malformed(at, 'overlong varint');
+        return value;
+      }
+    }
+    throw new Error('unreachable: the fifth byte ends the varint or is rejected');
+  }
+
+  /** A varint of at most 64 bits, as a bigint. */
+  varint64() {
+    const at = this.pos;
+    let value = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.bytes.length) throw this.truncated(at);
+      const b = this.bytes[this.pos];
+      if (i === 9 && b > 0x01) throw this.malformed(at, 'varint out of range for its type');
+      value |= BigInt(b & 0x7f) << BigInt(7 * i);
+      this.pos++;
+      if (b < 0x80) {
+        if (b === 0 && i > 0) throw this.malformed(at, 'overlong varint');
+        return value;
+      }
+    }
+    throw new Error('unreachable: the tenth byte ends the varint or is rejected');
+  }
+
+  /** `n` bytes (a view of the input), after checking they are there. */
+  take(n) {
+    if (n > this.remaining) throw this.truncated(this.pos, n - this.remaining);
+    const out = this.bytes.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  float32() {
+    const at = this.pos;
+    this.take(4);
+    return this.view.getFloat32(at, true);
+  }
+
+  float64() {
+    const at = this.pos;
+    this.take(8);
+    return this.view.getFloat64(at, true);
+  }
+
+  /** `n` bytes of UTF-8, validated as the native decoder does. */
+  utf8(n) {
+    const at = this.pos;
+    const bytes = this.take(n);
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      throw this.malformed(at, 'invalid UTF-8 in a string');
+    }
+  }
+
+  /** A length or count of `kind` ('string', 'bytes', 'array'), checked against its limit. */
+  length(kind) {
+    const at = this.pos;
+    const n = this.varint();
+    const limit = this.limits[LIMIT_OF[kind]];
+    if (n > limit) throw this.limit(at, LIMIT_NAME[kind], n, limit);
+    return n;
+  }
+
+  /** A count of items taking at least `minItemBytes` each, checked against the input. */
+  count(minItemBytes) {
+    const n = this.length('array');
+    const needed = n * minItemBytes;
+    if (needed > this.remaining) throw this.truncated(this.pos, needed - this.remaining);
+    return n;
+  }
+
+  /** One level deeper (a recursive type, a json array or object) at `at`. */
+  enter(at) {
+    if (this.depth >= this.limits.maxDepth) throw this.limit(at, 'nesting depth', this.depth + 1, this.limits.maxDepth);
+    this.depth++;
+  }
+
+  leave() {
+    this.depth--;
+  }
+
+  keyOrder() {
+    return new KeyOrder(this);
+  }
+
+  // ---- the schema -----------------------------------------------------------------------
+
+  /** Reads one value of `d`; returns it as the decoder gives it. */
+  value(d) {
+    return TYPES.get(d.type).inspect(this, d);
+  }
+
+  minBytes(d) {
+    return TYPES.get(d.type).minBytes(d, this);
+  }
+
+  target(ref) {
+    return this.refs.get(ref);
+  }
+
+  /** The schema path of `d` (`[]` for any item), as errors found in JS name it. */
+  staticPath(d) {
+    return this.paths.get(d);
+  }
+
+  /** The fewest bytes of recursive definition `d`. */
+  defSize(d) {
+    return this.sizes.get(d) || 0;
+  }
+
+  // ---- what the walk reports ------------------------------------------------------------
+
+  /** A value of `d` read from `at` to here; returns the value. */
+  leaf(at, d, value) {
+    this.rows.push({ offset: at, end: this.pos, path: this.path(), d, value, note: null });
+    return value;
+  }
+
+  /** Bytes from `at` to here that say something about the value at this path. */
+  note(at, d, note) {
+    this.rows.push({ offset: at, end: this.pos, path: this.path(), d, value: undefined, note });
+  }
+}
+
+// The fewest bytes of each recursive definition, to a fixed point (src/types/recursive.rs,
+// resolve): every definition starts at 0 and only grows.
+function defSizes(descriptor, r) {
+  const defs = [];
+  walk(descriptor, (d) => {
+    if (d && d.type === 'recursive') defs.push(d);
+  });
+  const sizes = new Map(defs.map((d) => [d, 0]));
+  r.sizes = sizes;
+  for (let round = 0; round < 64; round++) {
+    let changed = false;
+    for (const d of defs) {
+      const size = r.minBytes(d.schema);
+      if (size !== sizes.get(d)) {
+        sizes.set(d, size);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return sizes;
+}
+
+/**
+ * Walks `bytes` as one message of `descriptor`. Returns `{ rows, value, error, end }`:
+ * `rows` in byte order ({ offset, end, path, d, value, note }), the decoded `value` when
+ * the walk succeeds, else `error` (a ShornError with code, offset and path), and `end`,
+ * where the walk stopped.
+ */
+function inspectBytes(descriptor, bytes, limits) {
+  const r = new Inspector(bytes, descriptor, limits);
+  let value;
+  let error = null;
+  try {
+    value = r.value(descriptor);
+    if (r.remaining !== 0) {
+      error = walkError('ERR_SHORN_TRAILING', r.pos, '$', `trailing bytes after the message, from offset ${r.pos}`);
+    } else if (r.deferred !== null) {
+      error = r.deferred;
+    }
+  } catch (e) {
+    if (!(e instanceof ShornError)) throw e;
+    error = e;
+  }
+  return { rows: r.rows, value: error ? undefined : value, error, end: r.pos };
+}
+
+// ---- rendering ------------------------------------------------------------------------
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const PER_LINE = 16;
+
+function hexOf(bytes, from, to) {
+  const out = [];
+  for (let i = from; i < to; i++) out.push(HEX[bytes[i]]);
+  return out.join(' ');
+}
+
+function shorten(text, max) {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The JSON form of a row's value as one line, cut to `max` characters. */
+function shown(forms, row, max) {
+  let json;
+  try {
+    json = JSON.stringify(forms.toJson(row.d, row.value));
+  } catch {
+    json = String(row.value);
+  }
+  return shorten(json === undefined ? 'undefined' : json, max);
+}
+
+/**
+ * The annotated hex dump of an inspection: one line per byte range (`0005  d2 09  $.id =
+ * 1234`), ranges over `maxRowBytes` cut with a count of what is left, and the error, if
+ * any, at its offset. `error` is the error to show (the native decoder's, when it has one).
+ */
+function render(descriptor, bytes, result, { error = result.error, maxRowBytes = 32, maxValue = 72 } = {}) {
+  const forms = jsonForms(descriptor);
+  const width = Math.max(4, bytes.length.toString(16).length);
+  const at = (offset) => offset.toString(16).padStart(width, '0');
+  const hexWidth = PER_LINE * 3 - 1;
+  const lines = [];
+  const dump = (from, to, label) => {
+    if (from === to) {
+      lines.push(`${' '.repeat(width)}  ${''.padEnd(hexWidth)}  ${label}`);
+      return;
+    }
+    const shownTo = maxRowBytes > 0 ? Math.min(to, from + Math.max(PER_LINE, maxRowBytes)) : to;
+    for (let p = from; p < shownTo; p += PER_LINE) {
+      const q = Math.min(shownTo, p + PER_LINE);
+      lines.push(`${at(p)}  ${hexOf(bytes, p, q).padEnd(hexWidth)}${p === from ? `  ${label}` : ''}`.trimEnd());
+    }
+    if (shownTo < to) lines.push(`${' '.repeat(width)}  … ${(to - shownTo).toLocaleString('en-US')} more byte(s) of this value`);
+  };
+  const stop = error ? Math.min(error.offset ?? bytes.length, bytes.length) : bytes.length;
+  let end = 0;
+  for (const row of result.rows) {
+    if (row.offset >= stop && row.end > row.offset) break;
+    const label = row.note === null ? `${row.path} = ${shown(forms, row, maxValue)}` : `${row.path}: ${row.note}`;
+    dump(row.offset, row.end, label);
+    end = Math.max(end, row.end);
+  }
+  if (error) {
+    const offset = Math.min(error.offset ?? end, bytes.length);
+    if (end < offset) dump(end, offset, `${error.path ?? '$'}: (read before the error)`);
+    const to = Math.min(bytes.length, offset + PER_LINE);
+    const where = offset < bytes.length ? hexOf(bytes, offset, to) : '(end of input)';
+    lines.push(`${at(offset)}  ${where.padEnd(hexWidth)}  ^ ${error.code}: ${error.message}`);
+    if (to < bytes.length) lines.push(`${' '.repeat(width)}  … ${(bytes.length - to).toLocaleString('en-US')} more byte(s) not decoded`);
+  }
+  return lines;
+}
+
+/** The rows as plain JSON (`shorn inspect --json`). */
+function rowsAsJson(descriptor, result) {
+  const forms = jsonForms(descriptor);
+  return result.rows.map((row) => {
+    const out = { offset: row.offset, length: row.end - row.offset, path: row.path };
+    if (row.note === null) out.value = forms.toJson(row.d, row.value);
+    else out.note = row.note;
+    return out;
+  });
+}
+
+module.exports = { inspectBytes, render, rowsAsJson, Inspector, DEFAULT_LIMITS };

@@ -1,0 +1,216 @@
+'use strict';
+// Printing a descriptor: as JSON laid out for reading (`shorn infer`), and as the source a
+// person would write with `t` (`shorn infer --ts` / `--js`). Subschemas used more than once
+// become constants, named after the first field that holds them.
+
+const { TYPES } = require('../types');
+
+const WIDTH = 100;
+
+/** JSON with short arrays and objects on one line, the rest indented by two spaces. */
+function formatJson(value, indent = '') {
+  const flat = JSON.stringify(value);
+  if (flat === undefined || value === null || typeof value !== 'object' || indent.length + flat.length <= WIDTH) return flat;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    return `[\n${value.map((v) => inner + formatJson(v, inner)).join(',\n')}\n${indent}]`;
+  }
+  const members = Object.keys(value).map((k) => `${inner}${JSON.stringify(k)}: ${formatJson(value[k], inner)}`);
+  return `{\n${members.join(',\n')}\n${indent}}`;
+}
+
+const RESERVED = new Set(
+  ('break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
+    'import in instanceof new null return super switch this throw true try typeof var void while with yield let static ' +
+    'implements interface package private protected public await t').split(' '),
+);
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function propertyKey(name) {
+  if (name === '__proto__') return '["__proto__"]'; // a literal key would set the prototype
+  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+}
+
+// A constant's name from a field name: camelCase letters and digits.
+function identifierFrom(name) {
+  const words = String(name)
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
+  let id = words.map((w, k) => (k === 0 ? w[0].toLowerCase() + w.slice(1) : w[0].toUpperCase() + w.slice(1))).join('');
+  if (!id || /^[0-9]/.test(id)) id = `type${id}`;
+  return RESERVED.has(id) ? `${id}Type` : id;
+}
+
+// The types worth a constant of their own when used twice (an optional or an array of a
+// shared object names that object instead).
+const HOISTED = new Set(['object', 'tuple', 'union', 'discriminatedUnion', 'enum', 'record', 'map']);
+
+function singular(name) {
+  if (/ies$/.test(name)) return `${name.slice(0, -3)}y`;
+  if (/[^s]s$/.test(name)) return name.slice(0, -1);
+  return `${name}Item`;
+}
+
+class Printer {
+  constructor(notes) {
+    this.notes = notes || new Map();
+    this.hoisted = new Map(); // canonical JSON -> { name, d }
+    this.order = []; // constants in the order they must be declared
+    this.used = new Set(['Schema']);
+    this.scopes = []; // recursive types being printed: [{ name, id }]
+  }
+
+  // Which subschemas appear twice or more (and are long enough to be worth a name).
+  plan(root) {
+    const counts = new Map();
+    const names = new Map();
+    const visit = (d, fieldName) => {
+      if (d === null || typeof d !== 'object') return;
+      const def = TYPES.get(d.type);
+      if (def === undefined) return;
+      if (d.type === 'recursive' || d.type === 'ref') return; // printed in place
+      const children = def.children(d);
+      if (HOISTED.has(d.type)) {
+        const key = JSON.stringify(d);
+        counts.set(key, (counts.get(key) || 0) + 1);
+        if (!names.has(key) && fieldName) names.set(key, fieldName);
+        if (counts.get(key) > 1) return; // its insides are counted once
+      }
+      if (d.type === 'object') for (const f of d.fields) visit(f.schema, f.name);
+      else for (const [child] of children) visit(child, fieldName && (d.type === 'array' || d.type === 'record') ? singular(fieldName) : fieldName);
+    };
+    visit(root, null);
+    this.shared = new Map();
+    for (const [key, n] of counts) {
+      if (n >= 2 && key.length >= 60) this.shared.set(key, names.get(key) || 'shared');
+    }
+  }
+
+  name(base) {
+    let name = identifierFrom(base);
+    for (let k = 2; this.used.has(name); k++) name = `${identifierFrom(base)}${k}`;
+    this.used.add(name);
+    return name;
+  }
+
+  /** The source of `d`, at indentation `indent`. */
+  print(d, indent = '') {
+    if (this.shared && this.scopes.length === 0) {
+      const key = JSON.stringify(d);
+      if (this.shared.has(key)) {
+        let entry = this.hoisted.get(key);
+        if (entry === undefined) {
+          entry = { name: null, source: null };
+          this.hoisted.set(key, entry);
+          entry.source = this.inline(d, '');
+          entry.name = this.name(this.shared.get(key));
+          this.order.push(entry);
+        }
+        return entry.name;
+      }
+    }
+    return this.inline(d, indent);
+  }
+
+  list(items, indent, open, close) {
+    const flat = `${open}${items.map((s) => s.replace(/\n\s*/g, ' ')).join(', ')}${close}`;
+    if (!flat.includes('//') && indent.length + flat.length <= WIDTH) return flat;
+    return `${open}\n${items.map((s) => `${indent}  ${s},`).join('\n')}\n${indent}${close}`;
+  }
+
+  comment(d) {
+    const note = this.notes.get(d);
+    return note ? ` // ${note}` : '';
+  }
+
+  inline(d, indent) {
+    const inner = `${indent}  `;
+    switch (d.type) {
+      case 'object': {
+        const options = d.strict ? ', { strict: true }' : '';
+        if (d.fields.length === 0) return `t.object({}${options})`;
+        const fields = d.fields.map((f) => {
+          const s = f.schema;
+          const note = this.comment(s) || (s.type === 'optional' || s.type === 'nullable' ? this.comment(s.of) : '');
+          const key = propertyKey(f.name);
+          const source = this.print(s, inner);
+          return { member: source === key ? key : `${key}: ${source}`, note };
+        });
+        const flat = `t.object({ ${fields.map((f) => f.member).join(', ')} }${options})`;
+        if (!fields.some((f) => f.note) && indent.length + flat.length <= WIDTH && !flat.includes('\n')) return flat;
+        return `t.object({\n${fields.map((f) => `${inner}${f.member},${f.note}`).join('\n')}\n${indent}}${options})`;
+      }
+      case 'array':
+      case 'record':
+      case 'optional':
+      case 'nullable':
+        return `t.${d.type}(${this.print(d.items ?? d.values ?? d.of, indent)})`;
+      case 'map':
+        return `t.map(${this.print(d.keys, indent)}, ${this.print(d.values, indent)})`;
+      case 'tuple':
+        return `t.tuple(${this.list(d.items.map((x) => this.print(x, inner)), indent, '[', ']')})`;
+      case 'union':
+        return `t.union(${this.list(d.variants.map((x) => this.print(x, inner)), indent, '[', ']')})`;
+      case 'discriminatedUnion': {
+        const variants = d.variants.map((x) => this.print(x, inner));
+        return `t.discriminatedUnion(${JSON.stringify(d.key)}, [\n${variants.map((v, k) => `${inner}${v},${this.comment(d.variants[k])}`).join('\n')}\n${indent}])`;
+      }
+      case 'enum': {
+        // The options a newer t.enum takes (a `default` for schema evolution), kept.
+        const options = Object.keys(d).filter((k) => k !== 'type' && k !== 'values');
+        const rest = options.length ? `, { ${options.map((k) => `${propertyKey(k)}: ${JSON.stringify(d[k])}`).join(', ')} }` : '';
+        return `t.enum(${this.list(d.values.map((v) => JSON.stringify(v)), indent, '[', ']')}${rest})`;
+      }
+      case 'literal':
+        return `t.literal(${JSON.stringify(d.value)})`;
+      case 'default':
+        return `{ type: 'default', of: ${this.print(d.of, indent)}, value: ${JSON.stringify(d.value)} }`;
+      case 'recursive': {
+        const id = this.name(d.name === 'Schema' ? 'self' : d.name);
+        this.scopes.push({ name: d.name, id });
+        const body = this.print(d.schema, indent);
+        this.scopes.pop();
+        return `t.recursive(${JSON.stringify(d.name)}, (${id}) => ${body})`;
+      }
+      case 'ref': {
+        for (let k = this.scopes.length - 1; k >= 0; k--) if (this.scopes[k].name === d.name) return this.scopes[k].id;
+        return `t.ref(${JSON.stringify(d.name)})`;
+      }
+      default: {
+        // Types with nothing but their name (bool, string, json, typed arrays, ...).
+        const members = Object.keys(d).filter((k) => k !== 'type');
+        if (members.length === 0 && TYPES.has(d.type)) return `t.${d.type}()`;
+        return JSON.stringify(d);
+      }
+    }
+  }
+}
+
+/**
+ * `descriptor` as source using `t`: `format` 'ts' (an ES module with the type) or 'js'
+ * (CommonJS). `name` is the exported constant; `notes` (descriptor -> text) become
+ * comments; `header` is a first comment line.
+ */
+function toSource(descriptor, { format = 'ts', name = 'Schema', notes, header } = {}) {
+  const p = new Printer(notes);
+  p.used.add(name);
+  p.plan(descriptor);
+  const body = p.print(descriptor);
+  const constants = p.order.map((e) => `const ${e.name} = ${e.source};\n`).join('');
+  const lines = [];
+  if (header) lines.push(`// ${header}`);
+  if (format === 'ts') {
+    lines.push("import { t, type Infer } from 'shorn';", '');
+    if (constants) lines.push(constants);
+    lines.push(`export const ${name} = ${body};`, `export type ${name} = Infer<typeof ${name}>;`);
+  } else {
+    lines.push("const { t } = require('shorn');", '');
+    if (constants) lines.push(constants);
+    lines.push(`const ${name} = ${body};`, '', `module.exports = { ${name} };`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+module.exports = { toSource, formatJson, identifierFrom };
