@@ -50,6 +50,7 @@ class Codec {
     this.check = functions.check;
     this.safeDecode = functions.safeDecode;
     SETTINGS.set(this, settings);
+    rt.frameDecoders.set(this, functions.decodeFrames);
     Object.freeze(this);
   }
 
@@ -290,12 +291,13 @@ function assemble(descriptor, text, settings, overrides) {
 
 /** What `codec.reader(writer)` returns: decodes the writer's bytes as the reader's values. */
 class Reader {
-  constructor(reader, writer, decode) {
+  constructor(reader, writer, decode, decodeFrames) {
     /** The reader's fingerprint. */
     this.readerFingerprint = reader.fingerprint;
     /** The fingerprint of the schema the bytes were written with. */
     this.writerFingerprint = writer.fingerprint;
     this.decode = decode;
+    rt.frameDecoders.set(this, decodeFrames);
     Object.freeze(this);
   }
 
@@ -332,30 +334,54 @@ function readerOf(codec, writer) {
     error.problems = problems;
     throw error;
   }
-  if (same) return new Reader(codec, w, codec.decode);
+  if (same) return new Reader(codec, w, codec.decode, rt.frameDecoders.get(codec));
   // The writer's program and take code, with the overrides spliced in, compiled with the
   // reader's limits; its own copy of the descriptor, so the overrides' keys are its nodes.
   const { functions } = assemble(w.schema, JSON.stringify(w.schema), settings, overrides);
-  return new Reader(codec, w, checks ? checkingConstraints(codec, functions.decode) : functions.decode);
+  if (!checks) return new Reader(codec, w, functions.decode, functions.decodeFrames);
+  const m = MARSHALLERS.get(codec);
+  return new Reader(codec, w, checkingConstraints(m, functions.decode), checkingFrames(m, functions.decodeFrames));
 }
 
 // A reader's decode that holds the values it reads to the reader's constraints, where the
 // writer's decode does not check them all (lib/evolve.js, `checks`): ERR_SHORN_INVALID
 // with the path in the reader's value (no offset: a reader's value may be built from
 // several places of the writer's message, or from a default).
-function checkingConstraints(codec, decode) {
-  const m = MARSHALLERS.get(codec);
+function checkingConstraints(m, decode) {
   return function readChecked(bytes) {
     const value = decode(bytes);
     if (m.test(m.descriptor, value)) return value;
-    const [first] = m.issues(value);
-    const path = typeof first.path === 'string' ? first.path : '$';
-    const prefix = `${path}: `;
-    const message = first.message.startsWith(prefix) ? `invalid value (${path}): ${first.message.slice(prefix.length)}` : first.message;
-    const error = new ShornError('ERR_SHORN_INVALID', message, { path });
-    error[ISSUE] = issueOf(first);
-    throw error;
+    throw readerViolation(m, value);
   };
+}
+
+// The same for a batch of frames (lib/framing.js): a value that breaks the reader's
+// constraints ends the batch before its frame (`out` keeps the values before it), and the
+// error makes the frame reader read that frame alone, with the decode above, which reports
+// it for that frame.
+function checkingFrames(m, decodeFrames) {
+  return function readFramesChecked(bytes, start, max, checksum, out, at) {
+    const from = out.length;
+    if (!decodeFrames(bytes, start, max, checksum, out, at)) return false;
+    for (let k = from; k < out.length; k++) {
+      if (!m.test(m.descriptor, out[k])) {
+        const error = readerViolation(m, out[k]);
+        out.length = k;
+        throw error;
+      }
+    }
+    return true;
+  };
+}
+
+function readerViolation(m, value) {
+  const [first] = m.issues(value);
+  const path = typeof first.path === 'string' ? first.path : '$';
+  const prefix = `${path}: `;
+  const message = first.message.startsWith(prefix) ? `invalid value (${path}): ${first.message.slice(prefix.length)}` : first.message;
+  const error = new ShornError('ERR_SHORN_INVALID', message, { path });
+  error[ISSUE] = issueOf(first);
+  return error;
 }
 
 /**

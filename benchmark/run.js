@@ -229,7 +229,7 @@ function main() {
     memory,
   };
   results.evolve = evolve;
-  if (streams) results.streams = { messagesPerSec: streams.results, bytes: streams.bytes };
+  if (streams) results.streams = { messagesPerSec: streams.results, cpuMessagesPerSec: streams.cpuResults, bytes: streams.bytes };
   const markdown = renderReport(results) + (evolve ? `\n${evolve}` : '') + (streams ? `\n${streams.markdown}` : '');
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), markdown);

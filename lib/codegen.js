@@ -62,6 +62,8 @@ class Generator {
     this.level = 0;
     // Writer node -> override, for a reader of another schema's bytes (lib/evolve.js).
     this.overrides = null;
+    // Decoding a batch of frames, whose strings are all sliced from one text.
+    this.batch = false;
   }
 
   constant(value) {
@@ -130,8 +132,9 @@ class Generator {
   text() {
     // A message with one string field (outside arrays) gets that string whole: no slice.
     // A fixed few strings (positional) are one text; otherwise a negative slot is a wide
-    // string of a large message, in its second text (X, from q; src/codec/text.rs).
-    if (this.layout.positional) return this.layout.strings === 1 ? '(i++, S)' : 'S.slice(p, p += T[i++])';
+    // string of a large message, in its second text (X, from q; src/codec/text.rs). A batch
+    // of frames (`generateFrames`) always has its text split, whatever the layout.
+    if (this.layout.positional && !this.batch) return this.layout.strings === 1 ? '(i++, S)' : 'S.slice(p, p += T[i++])';
     return '(T[i] >= 0 ? S.slice(p, p += T[i++]) : X.slice(q, q -= T[i++]))';
   }
 
@@ -385,6 +388,65 @@ return { encode, encodeInto, decode };
   return { source, constants: g.constants };
 }
 
+// The source of `decodeFrames(bytes, start, maxFrameBytes, checksum, out, at)`: one
+// native call decodes the whole, sound frames of `bytes` from `start` on (src/engine.rs,
+// decode_frames: a header of 3 slots, then each message's slots, and one text for all),
+// and the values are built one after another into `out`; `at.end` is where the first
+// frame not decoded starts, `at.more` whether the batch stopped only because it was full.
+// Returns false, having done nothing, when called while this thread is marshalling (from
+// a getter during an encode): the caller reads the frames one at a time instead.
+// Generated on first use (lib/framing.js), so compile does not pay for it.
+function generateFrames(descriptor, info, G, overrides = null) {
+  const g = new Generator(info);
+  g.G = G;
+  g.overrides = overrides;
+  g.batch = true;
+  const result = g.take(descriptor);
+  const views64 = info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : '';
+  const source = `'use strict';
+${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, bytes: null };' : ''}
+${g.functions.join('\n')}
+function decodeFrames(bytes, start$, max$, checksum$, out$, at$) {
+  if (st.busy) return false;
+  const S = nat.decodeFrames(bytes, start$, max$, checksum$);
+  const T = st.tape;
+  ${views64}
+  const n$ = T[0];
+  at$.end = T[1];
+  at$.more = T[2] === 1;
+  let i = 3;
+  let p = 0;
+  // The batch's wide strings, in their own text when it has Latin-1 ones too.
+  let X = S;
+  let q = 0;
+  if (st.wide !== null) {
+    X = st.wide;
+    st.wide = null;
+  }
+  st.busy = true;
+  try {
+    ${g.split ? 'W.T = T; W.S = S; W.X = X; W.bytes = bytes;' : ''}
+    for (let k$ = 0; k$ < n$; k$++) {
+      ${g.dec.join('\n      ')}
+      out$.push(${result});
+    }
+  } finally {
+    st.busy = false;
+  }
+  return true;
+}
+return decodeFrames;
+`;
+  return { source, constants: g.constants };
+}
+
+function buildFrames(descriptor, info, nat, G, overrides = null) {
+  const { source, constants } = generateFrames(descriptor, info, G, overrides);
+  // eslint-disable-next-line no-new-func
+  const factory = new Function('nat', 'rt', 'st', 'K', 'G', source);
+  return factory(nat, rt, rt.state, constants, G);
+}
+
 // Builds the functions with `new Function`; throws where code generation is forbidden
 // (a strict Content Security Policy, --disallow-code-generation-from-strings). `G` is the
 // schema's generic marshaller, for the values generated code hands to it.
@@ -392,7 +454,14 @@ function build(descriptor, info, nat, G, overrides = null) {
   const { source, constants } = generate(descriptor, info, G, overrides);
   // eslint-disable-next-line no-new-func
   const factory = new Function('nat', 'rt', 'st', 'K', 'G', source);
-  return factory(nat, rt, rt.state, constants, G);
+  const functions = factory(nat, rt, rt.state, constants, G);
+  // The batch decoder of lib/framing.js, generated on its first call.
+  let frames = null;
+  functions.decodeFrames = (bytes, start, max, checksum, out, at) => {
+    if (frames === null) frames = buildFrames(descriptor, info, nat, G, overrides);
+    return frames(bytes, start, max, checksum, out, at);
+  };
+  return functions;
 }
 
-module.exports = { generate, build };
+module.exports = { generate, generateFrames, build };

@@ -7,6 +7,7 @@
 
 const { ShornError, describe } = require('./errors');
 const { crc32c } = require('./crc32c');
+const { frameDecoders } = require('./runtime');
 
 // Intrinsics, so reading a chunk runs none of its own code (a subclass's `subarray` or
 // `length` getter): what chunks are made of is read through the typed-array internals.
@@ -117,15 +118,29 @@ function readHeader(bytes, pos, end, state, frame, offset) {
   throw frameError('ERR_SHORN_MALFORMED', frame, offset, 'the frame length is a varint over 32 bits');
 }
 
+// Chunks up to this size are decoded in batches (positions cross to native code as u32).
+const MAX_BATCH_INPUT = 0xffffffff;
+
 /**
  * Decodes frames from bytes that arrive in chunks of any size. `push(chunk)` calls
  * `emit(value)` for each frame the chunk completes, in order; `end()` checks that no frame
  * was left unfinished. After an error, or `release()`, the reader holds no bytes and
  * takes no more.
+ *
+ * The frames that lie whole and sound in a chunk are decoded in batches, one native call
+ * per batch (the codec's `decodeFrames`, lib/codegen.js; docs/DESIGN.md: cross once per
+ * batch), and their values emitted in order. A batch stops before any frame it cannot
+ * simply decode (cut by the chunk's end, too long, a bad checksum or message), and that
+ * frame is read alone by the careful path below, which holds its bytes or reports its
+ * fault exactly as if there were no batches.
  */
 class FrameReader {
   constructor(codec, options, emit) {
     this.decode = codec.decode;
+    const batch = frameDecoders.get(codec);
+    this.batch = typeof batch === 'function' ? batch : null;
+    // Where the last batch ended, and whether it stopped only because it was full.
+    this.done = { end: 0, more: false };
     this.checksum = options.checksum;
     this.maxFrameBytes = options.maxFrameBytes;
     this.emit = emit;
@@ -169,7 +184,9 @@ class FrameReader {
       pos = this.resume(chunk);
       if (pos < 0) return;
     }
-    const { checksum, maxFrameBytes, decode, emit, scratch } = this;
+    const { checksum, maxFrameBytes, decode, emit, scratch, done } = this;
+    const batch = end <= MAX_BATCH_INPUT ? this.batch : null;
+    const checksumFlag = checksum ? 1 : 0;
     const trailer = checksum ? CHECKSUM_BYTES : 0;
     let frame = this.frame;
     // `base`: the stream offset of chunk[0]; `need`: the whole length of a frame left
@@ -178,6 +195,24 @@ class FrameReader {
     let need = -1;
     try {
       while (pos < end) {
+        if (batch !== null) {
+          const values = [];
+          if (batch(chunk, pos, maxFrameBytes, checksumFlag, values, done)) {
+            const n = values.length;
+            for (let k = 0; k < n; k++) {
+              frame++;
+              this.frame = frame;
+              emit(values[k]);
+              // `emit` may have stopped the reader (a consumer that destroyed its stream).
+              if (this.failed) return;
+            }
+            pos = done.end;
+            this.offset = base + pos;
+            if (done.more) continue;
+            if (pos >= end) break;
+          }
+        }
+        // One frame, read alone: the one a batch stopped before.
         let length = chunk[pos];
         let at = pos + 1;
         if (length >= 0x80) {

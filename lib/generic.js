@@ -474,6 +474,26 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
     }
   }
 
+  // As lib/codegen.js's `decodeFrames`: the whole, sound frames of `bytes` from `start`
+  // on, decoded in one native call, their values built into `out`.
+  function decodeFrames(bytes, start, max, checksum, out, at) {
+    if (st.busy) return false;
+    const S = nat.decodeFrames(bytes, start, max, checksum);
+    const X = rt.wideText(S);
+    const T = st.tape;
+    const n = T[0];
+    at.end = T[1];
+    at.more = T[2] === 1;
+    st.busy = true;
+    try {
+      const c = m.decoder(T, 3, S, 0, bytes, X, 0);
+      for (let k = 0; k < n; k++) out.push(c.take(descriptor));
+    } finally {
+      st.busy = false;
+    }
+    return true;
+  }
+
   return {
     functions: {
       encode: (v) => rt.output(marshal(v)),
@@ -482,6 +502,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
         return rt.outputInto(marshal(v), target, at);
       },
       decode,
+      decodeFrames,
     },
     marshaller: m,
   };

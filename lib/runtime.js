@@ -373,8 +373,13 @@ function defineOwn(o, key, value) {
   Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
+// A Codec or reader -> its batch decoder of frames (lib/codegen.js, `decodeFrames`), for
+// lib/framing.js; kept off the frozen objects themselves.
+const frameDecoders = new WeakMap();
+
 module.exports = {
   ObjectPrototype,
+  frameDecoders,
   native,
   state,
   SMALL_INPUT,

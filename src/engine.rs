@@ -6,6 +6,7 @@
 //! value anyway); the engine checks what only the bytes can tell (lone surrogates on
 //! encode, everything on decode) and never trusts the tape for memory safety.
 
+use crate::codec::framing::whole_frame;
 use crate::codec::{
     EncodeInput, Error, ErrorKind, LimitKind, Reader, Result, Segment, TapeIn, TapeOut, TextBuffer,
     Violation, Writer,
@@ -188,8 +189,24 @@ pub fn decode_text(
     split: bool,
 ) -> Result<usize> {
     text.start(split);
+    decode_at(program, input, 0, tape, text)
+}
+
+/// Decodes the message that is exactly `input[start..]`, appending its text to `text`;
+/// offsets (of errors, and of `bytes` values on the tape) count from `input[0]`. The
+/// decode budget counts this message's text only; the text as a whole must stay strings
+/// JS can make.
+#[inline(always)]
+fn decode_at(
+    program: &Program,
+    input: &[u8],
+    start: usize,
+    tape: &mut [f64],
+    text: &mut TextBuffer,
+) -> Result<usize> {
+    let text_bytes = text.byte_size();
     let mut d = Decoding {
-        r: Reader::new(input),
+        r: Reader::at(input, start),
         out: TapeOut::new(tape),
         text,
         limits: program.limits,
@@ -206,7 +223,7 @@ pub fn decode_text(
     }
     // The message's text, as the one string JS slices strings from.
     let offset = d.r.offset();
-    d.charge(d.text.byte_size() as u64, offset)?;
+    d.charge((d.text.byte_size() - text_bytes) as u64, offset)?;
     if d.text.longest() > MAX_JS_STRING_LENGTH as usize {
         return Err(Error::new(ErrorKind::LimitExceeded {
             offset: 0,
@@ -248,6 +265,86 @@ pub fn locate(program: &Program, input: &[u8], slot: usize) -> Option<Error> {
             Some(e)
         }
         _ => None,
+    }
+}
+
+/// How `decode_frames` reads frames, and when it stops.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameBatch {
+    /// Each message is followed by its CRC-32C.
+    pub checksum: bool,
+    /// Longer messages are left to the caller (who refuses them).
+    pub max_frame_bytes: u32,
+    /// The batch ends after the frame that brings the text to this many UTF-16 units.
+    pub text_units: usize,
+}
+
+/// What `decode_frames` decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frames {
+    /// Whole frames decoded.
+    pub count: usize,
+    /// Where the first frame not decoded starts in the input.
+    pub end: usize,
+    /// Tape slots written.
+    pub slots: usize,
+    /// Whether decoding stopped only because the tape or the text was full (the next
+    /// frame may well be sound: call again).
+    pub full: bool,
+}
+
+/// Decodes whole frames (docs/FORMAT.md, "Framing") from `input[start..]`, their
+/// messages' slots one after another on `tape` and their text into `text` (cleared
+/// first), in one pass: a stream decoder crosses into native code once per batch of
+/// frames instead of once per frame. Stops before the first frame that is not whole and
+/// sound in `input` (`codec::framing::whole_frame`) or whose message does not decode, with
+/// nothing of it on the tape or in the text: that frame is for the caller to read alone,
+/// which gives its error. Also stops before a frame the tape has no room for, and after
+/// the frame that brings the text to `batch.text_units`.
+pub fn decode_frames(
+    program: &Program,
+    input: &[u8],
+    start: usize,
+    batch: FrameBatch,
+    tape: &mut [f64],
+    text: &mut TextBuffer,
+) -> Frames {
+    // A batch's text is large: its Latin-1 and wide strings are kept apart, as a large
+    // message's are, so one wide name does not widen every string of the batch.
+    text.start(true);
+    let mut pos = start;
+    let mut count = 0;
+    let mut slots = 0;
+    let mut full = false;
+    while let Some(frame) = whole_frame(input, pos, batch.checksum, batch.max_frame_bytes) {
+        let mark = text.mark();
+        let room = &mut tape[slots..];
+        match decode_at(program, &input[..frame.end], frame.start, room, text) {
+            Ok(needed) if needed <= room.len() => {
+                slots += needed;
+                count += 1;
+                pos = frame.next;
+                if text.len() >= batch.text_units {
+                    full = true;
+                    break;
+                }
+            }
+            Ok(_) => {
+                text.rollback(mark);
+                full = count > 0;
+                break;
+            }
+            Err(_) => {
+                text.rollback(mark);
+                break;
+            }
+        }
+    }
+    Frames {
+        count,
+        end: pos,
+        slots,
+        full,
     }
 }
 

@@ -432,6 +432,50 @@ pub fn decode_value_text(schema: &Schema, bytes: &[u8], split: bool) -> codec::R
     Ok(cursor.node(&schema.root))
 }
 
+/// Decodes the whole, sound frames of `input` from `start` on in one batch, as the JS
+/// layer does (`engine::decode_frames`, then the values one after another from the one
+/// tape and text), with a tape of `tape_slots` and batches cut at `text_units`.
+pub fn decode_frames_values(
+    schema: &Schema,
+    input: &[u8],
+    start: usize,
+    batch: engine::FrameBatch,
+    tape_slots: usize,
+) -> (Vec<Value>, engine::Frames) {
+    let mut tape = vec![0.0; tape_slots];
+    let mut text = TextBuffer::new();
+    let frames = engine::decode_frames(&schema.program, input, start, batch, &mut tape, &mut text);
+    // As the JS layer does: positive slots slice the first text, negative ones the second.
+    let (units, wide): (Vec<u16>, Vec<u16>) = match text.text() {
+        Text::Latin1(b) => (b.iter().map(|&c| c as u16).collect(), Vec::new()),
+        Text::Utf16(u) => (u.to_vec(), u.to_vec()),
+        Text::Split(b, u) => (b.iter().map(|&c| c as u16).collect(), u.to_vec()),
+    };
+    let mut cursor = Unmarshal {
+        tape: &tape,
+        slot: 0,
+        units: &units,
+        unit: 0,
+        wide: &wide,
+        wide_unit: 0,
+        input,
+        defs: &schema.defs,
+    };
+    let values = (0..frames.count)
+        .map(|_| cursor.node(&schema.root))
+        .collect();
+    assert_eq!(
+        cursor.slot, frames.slots,
+        "the batch's slots are its messages'"
+    );
+    assert_eq!(
+        cursor.unit + cursor.wide_unit,
+        text.len(),
+        "the batch's text is its messages'"
+    );
+    (values, frames)
+}
+
 struct Unmarshal<'a> {
     tape: &'a [f64],
     slot: usize,

@@ -493,7 +493,7 @@ unsafe fn get_u32(env: napi_env, value: napi_value, default: u32) -> u32 {
 
 /// `compile(descriptorJson, maxStringBytes, maxBytesLength, maxArrayLength, maxDepth,
 /// positionalStrings, positionalBlobs, maxDecodedBytes)` -> `{ encode, decode, decodeInput,
-/// locate }`, or throws
+/// decodeFrames, locate }`, or throws
 /// ERR_SHORN_SCHEMA. `positionalStrings < 0` selects the concatenated form.
 unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Shared>.
@@ -576,6 +576,7 @@ unsafe fn compile_call(
         method(env, obj, c"encode", encode, &bound)?;
         method(env, obj, c"decode", decode, &bound)?;
         method(env, obj, c"decodeInput", decode_input, &bound)?;
+        method(env, obj, c"decodeFrames", decode_frames, &bound)?;
         method(env, obj, c"locate", locate, &bound)?;
         Ok(obj)
     }
@@ -808,6 +809,105 @@ unsafe extern "C" fn decode_input(env: napi_env, info: sys::napi_callback_info) 
             Err(e) => finish(env, None, Err(e)),
         }
     }
+}
+
+/// Tape slots `decodeFrames` writes before the messages: the number of frames decoded,
+/// where the first frame not decoded starts, and 1 if decoding stopped only because the
+/// tape or text was full (lib/framing.js, FrameReader).
+const FRAMES_HEADER: usize = 3;
+
+/// A batch's text is cut after the frame that takes it to this many UTF-16 units: JS
+/// slices every string of the batch from one string (kept alive by any long slice), so
+/// this bounds what one kept value can pin.
+const FRAMES_TEXT_UNITS: usize = 1 << 15;
+
+/// `decodeFrames(bytes, start, maxFrameBytes, checksum)`: decodes the whole, sound frames
+/// of `bytes` from `start` on, in one call (`engine::decode_frames`); their messages'
+/// slots follow the header on the tape, and the text of all of them is the result.
+unsafe extern "C" fn decode_frames(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Bound>.
+    unsafe {
+        match nodeapi::cb_info::<4>(env, info) {
+            Ok(([input, start, max, checksum], _, data)) => {
+                let bound = bound_of(data);
+                let start = get_u32(env, start, 0) as usize;
+                let max = get_u32(env, max, 0);
+                let checksum = nodeapi::number(env, checksum).is_some_and(|v| v != 0.0);
+                let result = match nodeapi::uint8_view(env, input) {
+                    Ok(Some((ptr, len, shared))) => {
+                        let bytes = if len == 0 || ptr.is_null() {
+                            &[][..]
+                        } else {
+                            // SAFETY: V8 reports `len` bytes at `ptr` for this view, alive
+                            // for the call (no JS runs until we return).
+                            std::slice::from_raw_parts(ptr as *const u8, len)
+                        };
+                        if shared {
+                            // As in `decode`: a shared view is read from a copy.
+                            #[allow(clippy::unnecessary_to_owned)]
+                            let copy = bytes.to_vec();
+                            frames_call(env, bound, &copy, start, max, checksum)
+                        } else {
+                            frames_call(env, bound, bytes, start, max, checksum)
+                        }
+                    }
+                    Ok(None) => Err(Fail::Invalid("decodeFrames: expected a Uint8Array")),
+                    Err(e) => Err(e),
+                };
+                finish(env, Some(&bound.shared), result)
+            }
+            Err(e) => finish(env, None, Err(e)),
+        }
+    }
+}
+
+/// # Safety
+/// `env` must be live; `bytes` must stay valid and unchanged for the call (no JS runs
+/// until we return).
+unsafe fn frames_call(
+    env: napi_env,
+    bound: &Bound,
+    bytes: &[u8],
+    start: usize,
+    max_frame_bytes: u32,
+    checksum: bool,
+) -> NResult<napi_value> {
+    let mut guard = enter(&bound.shared)?;
+    let inner = &mut *guard;
+    // As in `decode_call`: a tape grown for a huge message is given back once the
+    // messages are small again.
+    if inner.tape.len > KEEP_TAPE_SLOTS && inner.tape.len / 8 > bytes.len() {
+        // SAFETY: `env` is live.
+        unsafe { replace_tape(env, &bound.shared, inner, TAPE_SLOTS) }?;
+    }
+    // SAFETY: the tape is kept alive by its reference and not detached (lib/ never hands
+    // it out); no JS runs until we return.
+    let tape = unsafe { inner.tape.slice_mut() };
+    if tape.len() < FRAMES_HEADER {
+        return Err(Fail::Invalid("decodeFrames: the tape is too small"));
+    }
+    let (header, room) = tape.split_at_mut(FRAMES_HEADER);
+    let batch = engine::FrameBatch {
+        checksum,
+        max_frame_bytes,
+        text_units: FRAMES_TEXT_UNITS,
+    };
+    let frames = engine::decode_frames(&bound.program, bytes, start, batch, room, &mut inner.text);
+    header[0] = frames.count as f64;
+    header[1] = frames.end as f64;
+    header[2] = if frames.full { 1.0 } else { 0.0 };
+    // SAFETY: `env` is live.
+    let result = unsafe {
+        match inner.text.text() {
+            Text::Latin1(b) => nodeapi::string_latin1(env, b),
+            Text::Utf16(u) => nodeapi::string_utf16(env, u),
+            Text::Split(b, u) => split_text(env, &bound.shared, b, u),
+        }
+    }?;
+    if idle(inner.text.capacity(), inner.text.len()) {
+        inner.text = TextBuffer::new();
+    }
+    Ok(result)
 }
 
 /// `locate(bytes, slot)`: where the string whose length is at tape slot `slot` of the

@@ -2,7 +2,9 @@
 //! exists, nor any schema: the types (`crate::types`) and the engine (`crate::engine`)
 //! are built from these parts.
 
+pub mod crc32c;
 pub mod error;
+pub mod framing;
 pub mod reader;
 pub mod tape;
 pub mod text;
@@ -12,5 +14,5 @@ pub mod writer;
 pub use error::{Error, ErrorKind, Fault, LimitKind, Measure, Number, Result, Segment, Violation};
 pub use reader::Reader;
 pub use tape::{Blob, Elem, EncodeInput, TapeIn, TapeOut};
-pub use text::{Text, TextBuffer};
+pub use text::{Text, TextBuffer, TextMark};
 pub use writer::Writer;

@@ -15,6 +15,15 @@ impl<'a> Reader<'a> {
         Reader { input, pos: 0 }
     }
 
+    /// A cursor at `pos` of `input` (offsets count from `input`'s start).
+    #[inline]
+    pub fn at(input: &'a [u8], pos: usize) -> Self {
+        Reader {
+            input,
+            pos: pos.min(input.len()),
+        }
+    }
+
     #[inline]
     pub fn offset(&self) -> usize {
         self.pos

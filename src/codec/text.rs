@@ -103,6 +103,14 @@ pub struct TextBuffer {
     split: bool,
 }
 
+/// A position in a `TextBuffer` (`mark`, `rollback`).
+#[derive(Debug, Clone, Copy)]
+pub struct TextMark {
+    latin1: usize,
+    utf16: usize,
+    wide: bool,
+}
+
 /// The text of a decoded message, borrowed from its `TextBuffer`: one string, or (a split
 /// message with both kinds of strings) the Latin-1 text and the UTF-16 text.
 #[derive(Debug, PartialEq, Eq)]
@@ -152,6 +160,31 @@ impl TextBuffer {
     pub fn byte_size(&self) -> usize {
         // Unwidened, `utf16` is empty; widened, `latin1` is.
         self.latin1.len() + 2 * self.utf16.len()
+    }
+
+    /// Where the text is now, to `rollback` to.
+    #[inline]
+    pub fn mark(&self) -> TextMark {
+        TextMark {
+            latin1: self.latin1.len(),
+            utf16: self.utf16.len(),
+            wide: self.wide,
+        }
+    }
+
+    /// Drops what was appended after `mark`. An unsplit text widened since is narrowed
+    /// back to Latin-1 (every unit before the mark then fits a byte).
+    pub fn rollback(&mut self, mark: TextMark) {
+        if self.wide && !mark.wide {
+            self.latin1.clear();
+            let units = &self.utf16[..mark.latin1.min(self.utf16.len())];
+            self.latin1.extend(units.iter().map(|&u| u as u8));
+            self.utf16.clear();
+            self.wide = false;
+        } else {
+            self.latin1.truncate(mark.latin1);
+            self.utf16.truncate(mark.utf16);
+        }
     }
 
     /// Units of memory held (both forms).
@@ -536,6 +569,30 @@ mod tests {
             }
             Text::Utf16(u) => u.to_vec(),
             Text::Split(..) => panic!("one string is never split"),
+        }
+    }
+
+    #[test]
+    fn rollback_drops_what_came_after_the_mark_in_both_modes() {
+        for split in [false, true] {
+            let mut t = TextBuffer::new();
+            t.start(split);
+            t.push_str(b"ab", 0).unwrap();
+            t.push_str("é".as_bytes(), 0).unwrap();
+            let mark = t.mark();
+            // A wide string: widens an unsplit text, goes to the second text of a split one.
+            t.push_str("数学 x".as_bytes(), 0).unwrap();
+            t.push_str(b"more", 0).unwrap();
+            t.rollback(mark);
+            assert_eq!(
+                t.text(),
+                Text::Latin1(&[b'a', b'b', 0xe9]),
+                "split: {split}"
+            );
+            assert_eq!(t.byte_size(), 3);
+            // And it goes on as if the rolled-back strings had never come.
+            t.push_str(b"c", 0).unwrap();
+            assert_eq!(t.text(), Text::Latin1(&[b'a', b'b', 0xe9, b'c']));
         }
     }
 
