@@ -541,3 +541,44 @@ describe('constraints are part of the descriptor', () => {
     assert.match(generate(c, analyze(c), null).source, /G\.violation[\s\S]*G\.decodeViolation/);
   });
 });
+
+describe('frames: a message that breaks a constraint stops the stream at its frame, after the frames before it', () => {
+  const { FrameReader } = require('../lib/framing');
+  const Schema = t.object({ n: t.uint8({ max: 9 }), u: t.string({ format: 'url' }), p: t.string({ pattern: '^[a-z]+$' }) });
+  const loose = compile(unconstrained(Schema));
+  const good = (n) => ({ n, u: 'http://a.b', p: 'x' });
+  // Frame 2 breaks a constraint the core checks (n), or one only JS checks (url, pattern):
+  // either way the batch of frames stops before it, and it is read alone.
+  const cases = [
+    [{ n: 10, u: 'http://a.b', p: 'x' }, 0, '$.n'],
+    [{ n: 3, u: 'nope', p: 'x' }, 1, '$.u'],
+    [{ n: 3, u: 'http://a.b', p: 'Y' }, 12, '$.p'],
+  ];
+  for (const mode of MODES) {
+    test(`${mode.name}: decodeFrames and a FrameReader give frame 2's error, having emitted frames 0 and 1`, () => {
+      const codec = compileMode(Schema, mode);
+      for (const [bad, offset, path] of cases) {
+        for (const checksum of [false, true]) {
+          const bytes = loose.encodeFrames([good(1), good(2), bad, good(4)], { checksum });
+          const e = assertShornError(() => codec.decodeFrames(bytes, { checksum }), { code: 'ERR_SHORN_INVALID', offset, path });
+          assert.equal(e.frame, 2);
+          assert.match(e.message, /^frame 2: invalid value at offset /);
+          const emitted = [];
+          const reader = new FrameReader(codec, { checksum, maxFrameBytes: 1 << 20 }, (v) => emitted.push(v));
+          assert.throws(() => reader.push(bytes), { code: 'ERR_SHORN_INVALID', path });
+          assert.deepStrictEqual(emitted, [good(1), good(2)]);
+        }
+      }
+    });
+
+    test(`${mode.name}: a reader's constraints hold for the frames it reads`, () => {
+      const W = t.object({ n: t.uint8(), extra: t.bool() });
+      const R = t.object({ n: t.uint8({ max: 9 }) });
+      const reader = compileMode(R, mode).reader(W);
+      const bytes = compile(W).encodeFrames([{ n: 1, extra: true }, { n: 2, extra: false }, { n: 10, extra: true }]);
+      const e = assertShornError(() => reader.decodeFrames(bytes), { code: 'ERR_SHORN_INVALID', path: '$.n' });
+      assert.equal(e.frame, 2);
+      assert.deepStrictEqual(reader.decodeFrames(compile(W).encodeFrames([{ n: 1, extra: true }, { n: 9, extra: false }])), [{ n: 1 }, { n: 9 }]);
+    });
+  }
+});
