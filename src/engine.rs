@@ -91,7 +91,7 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 e.depth -= 1;
                 Ok(())
             }
-            Op::Checked { rule } => encode_checked(e, p, rule),
+            Op::Checked { .. } => encode_checked(e, p, pc),
             Op::Count { .. } => Ok(()),
             op => encode_leaf(e, op),
         };
@@ -102,14 +102,19 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
 }
 
 /// A constrained leaf on encode: its own op (JS checked the constraints as it wrote the
-/// tape). Out of line and cold, as `decode_checked` and `count`: with a second copy of the
-/// leaf match inlined in `encode_block`, schemas without constraints paid for the bigger
-/// loop body (register spills in the step dispatch): callgrind, native instructions per
-/// nestedEvent encode 1477 before constraints, 1550 inlined, 1511 so.
+/// tape). Out of line and cold, as `decode_checked` and `count`, and given only the step's
+/// index (it reads its rule itself): with a second copy of the leaf match inlined in
+/// `encode_block`, or values of the rule kept live in its loop, schemas without
+/// constraints paid in the step dispatch (register spills). callgrind, native
+/// instructions per nestedEvent encode: 1477 without constraints (main), 1550 inlined,
+/// 1511 out of line given the rule, 1493 so.
 #[inline(never)]
 #[cold]
-fn encode_checked(e: &mut Encoding, p: &Program, rule: u32) -> Result<()> {
-    encode_leaf(e, p.rules[rule as usize].op)
+fn encode_checked(e: &mut Encoding, p: &Program, pc: usize) -> Result<()> {
+    match p.steps[pc].op {
+        Op::Checked { rule } => encode_leaf(e, p.rules[rule as usize].op),
+        _ => Ok(()),
+    }
 }
 
 #[inline(always)]
@@ -427,7 +432,7 @@ fn decode_block(d: &mut Decoding, p: &Program, start: usize, end: usize) -> Resu
                 Ok(())
             }
             Op::Checked { rule } => decode_checked(d, p, rule),
-            Op::Count { min, max } => count(d, p.steps[pc + 1].op, min, max),
+            Op::Count { .. } => count(d, p, pc),
             op => decode_leaf(d, op),
         };
         r.map_err(|err| err.at(&step.path))?;
@@ -517,16 +522,21 @@ fn decode_checked(d: &mut Decoding, p: &Program, rule: u32) -> Result<()> {
     verify(d, rule, start)
 }
 
-/// A `Count` step: the count of the array, record or map whose step (`next`) follows must
+/// A `Count` step (at `pc`): the count of the array, record or map whose step follows must
 /// be from `min` to `max`, checked before its items are read. A count that is not a valid
-/// varint is left for that step to report.
+/// varint is left for that step to report. Given only `pc`, as `encode_checked`: reading
+/// the next step in `decode_block`'s arm cost every schema ~2% of its native decode
+/// (nestedEvent: 1685 instructions on main, 1724 so, 1657 now; person 535, 549, 528).
 #[inline(never)]
 #[cold]
-fn count(d: &mut Decoding, next: Op, min: u32, max: u32) -> Result<()> {
+fn count(d: &mut Decoding, p: &Program, pc: usize) -> Result<()> {
+    let Op::Count { min, max } = p.steps[pc].op else {
+        return Ok(());
+    };
     let Ok(found) = d.r.peek_varint() else {
         return Ok(());
     };
-    match array::verify_count(next, min, max, found) {
+    match array::verify_count(p.steps[pc + 1].op, min, max, found) {
         None => Ok(()),
         Some(violation) => Err(Error::new(ErrorKind::Invalid {
             offset: d.r.offset(),
