@@ -3,25 +3,82 @@ import type { Transform } from 'node:stream';
 // Types for shorn. Descriptors are plain JSON values (docs/FORMAT.md, "Descriptors");
 // `Infer<typeof schema>` gives the JS type a schema encodes and decodes.
 
+// Constraints (docs/FORMAT.md, "Constraints"): part of a descriptor, checked on encode
+// and on decode; a value that breaks one is ERR_SHORN_INVALID.
+
+/** Constraints of an integer type: inclusive bounds and a divisor. */
+export interface IntegerConstraints {
+  readonly min?: number;
+  readonly max?: number;
+  readonly multipleOf?: number;
+}
+/** Constraints of `int64` and `uint64`: as for the other integers, in bigints. */
+export interface BigIntConstraints {
+  readonly min?: bigint;
+  readonly max?: bigint;
+  readonly multipleOf?: bigint;
+}
+/** The same in a descriptor: decimal digits (JSON numbers lose precision past 2^53). */
+export interface BigIntBounds {
+  readonly min?: string;
+  readonly max?: string;
+  readonly multipleOf?: string;
+}
+/** Constraints of a float: inclusive bounds (NaN is within none; a float32 is compared rounded). */
+export interface FloatConstraints {
+  readonly min?: number;
+  readonly max?: number;
+}
+/** The string formats: each accepts exactly what the Zod v4 check of that name accepts. */
+export type StringFormat = 'email' | 'uuid' | 'url' | 'datetime' | 'ipv4' | 'ipv6';
+/** Constraints of a string: lengths in code points, a pattern (a JS RegExp, no flags), a format. */
+export interface StringConstraints {
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** A RegExp (without flags, `g` and `d` aside) or its source. */
+  readonly pattern?: string | RegExp;
+  readonly format?: StringFormat;
+}
+/** Constraints of `bytes`: its length in bytes. */
+export interface BytesConstraints {
+  readonly minLength?: number;
+  readonly maxLength?: number;
+}
+export interface ArrayConstraints {
+  readonly minItems?: number;
+  readonly maxItems?: number;
+}
+/** Constraints of a record or a map: how many entries it may have. */
+export interface EntriesConstraints {
+  readonly maxEntries?: number;
+}
+
 export interface BoolType { readonly type: 'bool' }
-export interface Uint8Type { readonly type: 'uint8' }
-export interface Uint16Type { readonly type: 'uint16' }
-export interface Uint32Type { readonly type: 'uint32' }
-export interface Int8Type { readonly type: 'int8' }
-export interface Int16Type { readonly type: 'int16' }
-export interface Int32Type { readonly type: 'int32' }
+export interface Uint8Type extends IntegerConstraints { readonly type: 'uint8' }
+export interface Uint16Type extends IntegerConstraints { readonly type: 'uint16' }
+export interface Uint32Type extends IntegerConstraints { readonly type: 'uint32' }
+export interface Int8Type extends IntegerConstraints { readonly type: 'int8' }
+export interface Int16Type extends IntegerConstraints { readonly type: 'int16' }
+export interface Int32Type extends IntegerConstraints { readonly type: 'int32' }
 /** A safe integer (`Number.isSafeInteger`). */
-export interface IntType { readonly type: 'int' }
+export interface IntType extends IntegerConstraints { readonly type: 'int' }
 /** A bigint from -2^63 to 2^63 - 1. */
-export interface Int64Type { readonly type: 'int64' }
+export interface Int64Type extends BigIntBounds { readonly type: 'int64' }
 /** A bigint from 0 to 2^64 - 1. */
-export interface Uint64Type { readonly type: 'uint64' }
-export interface Float32Type { readonly type: 'float32' }
-export interface Float64Type { readonly type: 'float64' }
+export interface Uint64Type extends BigIntBounds { readonly type: 'uint64' }
+export interface Float32Type extends FloatConstraints { readonly type: 'float32' }
+export interface Float64Type extends FloatConstraints { readonly type: 'float64' }
 /** A valid Date. */
 export interface DateType { readonly type: 'date' }
-export interface StringType { readonly type: 'string' }
-export interface BytesType { readonly type: 'bytes' }
+export interface StringType {
+  readonly type: 'string';
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** A JS RegExp's source, tested without flags. */
+  readonly pattern?: string;
+  readonly format?: StringFormat;
+}
+export interface BytesType extends BytesConstraints { readonly type: 'bytes' }
 export interface EnumType<V extends string = string> {
   readonly type: 'enum';
   readonly values: readonly V[];
@@ -39,7 +96,7 @@ export interface LiteralType<V extends LiteralValue = LiteralValue> {
   readonly value: V;
 }
 export interface NullType { readonly type: 'null' }
-export interface ArrayType<I extends Descriptor = Descriptor> {
+export interface ArrayType<I extends Descriptor = Descriptor> extends ArrayConstraints {
   readonly type: 'array';
   readonly items: I;
 }
@@ -79,12 +136,12 @@ export interface DefaultType<T extends Descriptor = Descriptor> {
   readonly value: unknown;
 }
 /** A plain object with any string keys, every value of one type. */
-export interface RecordType<V extends Descriptor = Descriptor> {
+export interface RecordType<V extends Descriptor = Descriptor> extends EntriesConstraints {
   readonly type: 'record';
   readonly values: V;
 }
 /** A JS Map. */
-export interface MapType<K extends Descriptor = Descriptor, V extends Descriptor = Descriptor> {
+export interface MapType<K extends Descriptor = Descriptor, V extends Descriptor = Descriptor> extends EntriesConstraints {
   readonly type: 'map';
   readonly keys: K;
   readonly values: V;
@@ -175,6 +232,45 @@ export type Fields = { readonly [name: string]: Descriptor | OptionalType<any> |
 /** The JS values `t.json()` takes and gives: what JSON.parse returns. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
+/**
+ * Any value a descriptor of unknown shape decodes to: what `Infer` gives for one known
+ * only as `Descriptor` (loaded from JSON, say).
+ */
+export type Value =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | Date
+  | Uint8Array
+  | Float64Array
+  | Float32Array
+  | Int32Array
+  | Uint32Array
+  | Int16Array
+  | Uint16Array
+  | Int8Array
+  | Value[]
+  | { [key: string]: Value }
+  | Map<Value, Value>;
+
+/**
+ * Type-level only, never present at run time: the value types of the Zod schema a
+ * descriptor was made from (`fromZod`), which `Infer` and `InferInput` give.
+ */
+export interface FromZodTypes<Output, Input> {
+  readonly '~zodTypes': { readonly output: Output; readonly input: Input };
+}
+
+/** A descriptor made by `fromZod` from a Zod schema of these output and input types. */
+export type ZodDescriptor<Output = unknown, Input = Output> = Descriptor & FromZodTypes<Output, Input>;
+
+/** What `fromZod` reads of a Zod v4 schema (its types, as `z.infer` and `z.input` do). */
+export interface ZodSchemaLike {
+  readonly _zod: { readonly output: unknown; readonly input: unknown };
+}
+
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type OptionalKeys<F extends Fields> = { [K in keyof F]: F[K] extends OptionalType<any> ? K : never }[keyof F];
 type RequiredKeys<F extends Fields> = Exclude<keyof F, OptionalKeys<F>>;
@@ -224,8 +320,24 @@ type InferInputObject<F extends Fields, E extends Env> = Fields extends F
       }
     >;
 
-/** `Infer` inside recursive definitions `E`. */
-export type InferIn<D, E extends Env, In extends boolean = false> = D extends BoolType
+/**
+ * `Infer` inside recursive definitions `E`. A part made by `fromZod` gives its Zod types
+ * (`z.infer`, or `z.input` on encode), wherever it stands. A part known only as `Descriptor`
+ * (an array of items loaded from JSON) gives `Value` (`unknown` on encode), tested before
+ * the union is taken apart member by member, which would go deeper than TypeScript allows
+ * (TS2589).
+ */
+export type InferIn<D, E extends Env, In extends boolean = false> = [D] extends [FromZodTypes<infer O, infer I>]
+  ? In extends true
+    ? I
+    : O
+  : Descriptor extends D
+    ? In extends true
+      ? unknown
+      : Value
+    : InferOne<D, E, In>;
+
+type InferOne<D, E extends Env, In extends boolean> = D extends BoolType
   ? boolean
   : D extends NumberType
     ? number
@@ -278,16 +390,21 @@ export type InferIn<D, E extends Env, In extends boolean = false> = D extends Bo
                                             : unknown;
 
 /**
- * The JS value of a descriptor: what `encode` takes and `decode` returns. A descriptor
- * known only as `Descriptor` (one loaded from JSON, say) gives `unknown`.
+ * The JS value of a descriptor: what `encode` takes and `decode` returns. For a
+ * descriptor made by `fromZod`, `z.infer` of its Zod schema. A descriptor known only as
+ * `Descriptor` (one loaded from JSON, say) gives `Value`, any value a descriptor can
+ * describe, without expanding the union of every descriptor (the tests are on `[D]`, not
+ * `D`: a conditional on a bare `D` would run once per member of that union, deeper than
+ * TypeScript allows, TS2589).
  */
-export type Infer<D> = Descriptor extends D ? unknown : InferIn<D, {}>;
+export type Infer<D> = [D] extends [FromZodTypes<infer O, any>] ? O : Descriptor extends D ? Value : InferIn<D, {}>;
 
 /**
  * What `encode` takes for a descriptor: `Infer`, except that fields with a default may be
- * missing.
+ * missing (`z.input` for one made by `fromZod`). `unknown` for a descriptor known only as
+ * `Descriptor`: encode checks whatever it is given.
  */
-export type InferInput<D> = Descriptor extends D ? unknown : InferIn<D, {}, true>;
+export type InferInput<D> = [D] extends [FromZodTypes<any, infer I>] ? I : Descriptor extends D ? unknown : InferIn<D, {}, true>;
 
 export interface ObjectOptions {
   /** Reject own enumerable keys the schema does not name (default: ignore them). */
@@ -297,37 +414,38 @@ export interface ObjectOptions {
 /** Builders of schema descriptors. */
 export declare const t: {
   bool(): BoolType;
-  uint8(): Uint8Type;
-  uint16(): Uint16Type;
-  uint32(): Uint32Type;
-  int8(): Int8Type;
-  int16(): Int16Type;
-  int32(): Int32Type;
+  uint8(constraints?: IntegerConstraints): Uint8Type;
+  uint16(constraints?: IntegerConstraints): Uint16Type;
+  uint32(constraints?: IntegerConstraints): Uint32Type;
+  int8(constraints?: IntegerConstraints): Int8Type;
+  int16(constraints?: IntegerConstraints): Int16Type;
+  int32(constraints?: IntegerConstraints): Int32Type;
   /** A safe integer (`Number.isSafeInteger`), zigzag varint. */
-  int(): IntType;
+  int(constraints?: IntegerConstraints): IntType;
   /** A bigint from -2^63 to 2^63 - 1; numbers are rejected. */
-  int64(): Int64Type;
+  int64(constraints?: BigIntConstraints): Int64Type;
   /** A bigint from 0 to 2^64 - 1; numbers are rejected. */
-  uint64(): Uint64Type;
-  float32(): Float32Type;
-  float64(): Float64Type;
+  uint64(constraints?: BigIntConstraints): Uint64Type;
+  float32(constraints?: FloatConstraints): Float32Type;
+  float64(constraints?: FloatConstraints): Float64Type;
   /** A valid Date; decodes to a new Date. */
   date(): DateType;
-  string(): StringType;
-  bytes(): BytesType;
+  /** A string; lengths count code points. */
+  string(constraints?: StringConstraints): StringType;
+  bytes(constraints?: BytesConstraints): BytesType;
   enum<const V extends readonly string[]>(values: V, options?: EnumOptions<V[number]>): EnumType<V[number]>;
   /** Exactly this value (`Object.is`); takes no bytes. */
   literal<const V extends LiteralValue>(value: V): LiteralType<V>;
   null(): NullType;
-  array<I extends Descriptor>(items: I): ArrayType<I>;
+  array<I extends Descriptor>(items: I, constraints?: ArrayConstraints): ArrayType<I>;
   tuple<const I extends readonly Descriptor[]>(items: I): TupleType<I>;
   object<F extends Fields>(fields: F, options?: ObjectOptions): ObjectType<F>;
   optional<T extends Descriptor>(of: T): OptionalType<T>;
   nullable<T extends Descriptor>(of: T): NullableType<T>;
   /** An object field that may be missing on encode (`value` is encoded then), present on decode. */
   default<T extends Descriptor>(of: T, value: Infer<T>): DefaultType<T>;
-  record<V extends Descriptor>(values: V): RecordType<V>;
-  map<K extends Descriptor, V extends Descriptor>(keys: K, values: V): MapType<K, V>;
+  record<V extends Descriptor>(values: V, constraints?: EntriesConstraints): RecordType<V>;
+  map<K extends Descriptor, V extends Descriptor>(keys: K, values: V, constraints?: EntriesConstraints): MapType<K, V>;
   union<const V extends readonly Descriptor[]>(variants: V): UnionType<V>;
   discriminatedUnion<const K extends string, const V extends readonly ObjectType<any>[]>(
     key: K,
@@ -388,6 +506,17 @@ export declare class Codec<D extends Descriptor = Descriptor> {
   /** Decodes one whole message (any Uint8Array view, Buffers included). */
   decode(bytes: Uint8Array): Infer<D>;
   /**
+   * Checks `value` as `encode` would, without encoding it: `{ ok: true }`, or every issue
+   * (the first one is the error `encode` throws).
+   */
+  check(value: unknown): CheckResult;
+  /**
+   * `decode` that returns its failure instead of throwing: for bytes that are no message,
+   * the one issue decode stops at; for a message whose value breaks constraints, every
+   * constraint it breaks, in schema order (the one decode stopped at with its `offset`).
+   */
+  safeDecode(bytes: Uint8Array): SafeDecodeResult<Infer<D>>;
+  /**
    * 16 lowercase hex digits naming the schema: the first 8 bytes of the SHA-256 of its
    * canonical descriptor (docs/FORMAT.md, "Fingerprints").
    */
@@ -445,6 +574,47 @@ export interface FrameDecoder<T> extends Transform {
   read(size?: number): T | null;
   [Symbol.asyncIterator](): AsyncIterableIterator<T>;
 }
+
+/**
+ * What an issue is about: a value of the wrong type or shape, a broken constraint, or
+ * (`safeDecode`) bytes that are no message.
+ */
+export type IssueCode =
+  | 'invalid_type'
+  | 'invalid_union'
+  | 'unrecognized_keys'
+  | 'too_deep'
+  | 'too_small'
+  | 'too_big'
+  | 'not_multiple_of'
+  | 'invalid_format'
+  | 'truncated'
+  | 'trailing'
+  | 'malformed'
+  | 'limit';
+
+export interface Issue {
+  /** Where in the value: `$.user.tags[2]`. */
+  readonly path: string;
+  readonly code: IssueCode;
+  /** The message of the ShornError `encode` or `decode` throws for it. */
+  readonly message: string;
+  /** For the issue `decode` stops at (`safeDecode`): its byte offset in the input. */
+  readonly offset?: number;
+}
+
+export type CheckResult = { readonly ok: true } | { readonly ok: false; readonly issues: readonly Issue[] };
+export type SafeDecodeResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly Issue[] };
+
+/**
+ * The shorn descriptor of a Zod v4 schema (zod is an optional peer dependency): objects,
+ * strings with their lengths, patterns and formats, numbers and bigints with their formats
+ * and bounds, booleans, dates, enums, literals, null, arrays, tuples, records, maps,
+ * unions, discriminated unions, optional, nullable, default and lazy. Anything else (a
+ * transform, a refinement with a function) is ERR_SHORN_SCHEMA naming it. `Infer` of the
+ * result is `z.infer` of the schema.
+ */
+export declare function fromZod<Z extends ZodSchemaLike>(schema: Z): ZodDescriptor<Z['_zod']['output'], Z['_zod']['input']>;
 
 /** Reads one writer schema's bytes as values of the reader's schema. */
 export interface Reader<D extends Descriptor = Descriptor> {

@@ -4,13 +4,16 @@
 
 const v8 = require('node:v8');
 const { t } = require('./lib/types');
-const { ShornError, describe } = require('./lib/errors');
+const { ShornError, ISSUE, issueOf } = require('./lib/errors');
 const { walk, analyze } = require('./lib/walk');
 const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
 const genericMarshaller = require('./lib/generic');
+const { TYPES } = require('./lib/types');
+const { fromZod } = require('./lib/zod');
 const { fingerprint } = require('./lib/fingerprint');
 const evolve = require('./lib/evolve');
+const { unconstrained } = require('./lib/constraints');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const BUDGET = 'maxDecodedBytes';
@@ -28,7 +31,8 @@ function optionError(message) {
 }
 
 /**
- * A compiled schema: `encode`, `encodeInto` and `decode` for values of one shape.
+ * A compiled schema: `encode`, `encodeInto` and `decode` for values of one shape, and
+ * `check` and `safeDecode`, which report failures as values instead of throwing.
  * Made by `compile`; each codec has functions of its own, so V8 keeps its property
  * accesses monomorphic.
  */
@@ -43,6 +47,8 @@ class Codec {
     this.encode = functions.encode;
     this.encodeInto = functions.encodeInto;
     this.decode = functions.decode;
+    this.check = functions.check;
+    this.safeDecode = functions.safeDecode;
     SETTINGS.set(this, settings);
     rt.frameDecoders.set(this, functions.decodeFrames);
     Object.freeze(this);
@@ -78,9 +84,77 @@ class Codec {
   }
 }
 
+const OK = Object.freeze({ ok: true });
+
+// An issue as `check` and `safeDecode` report it (docs/FORMAT.md, "Constraints").
+function issueOfError(e, withOffset) {
+  const issue = { path: typeof e.path === 'string' ? e.path : '$', code: issueOf(e), message: e.message };
+  if (withOffset && e.offset !== undefined) issue.offset = e.offset;
+  return issue;
+}
+
+// `check(value)`: `{ ok: true }`, or `{ ok: false, issues }` with every issue encode would
+// find in `value`, in the order it would meet them (the first is the error encode throws).
+// `safeDecode(bytes)`: `{ ok: true, value }`, or `{ ok: false, issues }`: the error decode
+// throws (with its `offset`) and, when that is a broken constraint, every other constraint
+// the message's value breaks (see `decodeIssues`). `unconstrained()` gives the decode of
+// the schema without its constraints, made on first need.
+function reporting(m, decode, unconstrainedDecode) {
+  return {
+    check(value) {
+      const issues = m.issues(value);
+      return issues.length === 0 ? OK : { ok: false, issues: issues.map((e) => issueOfError(e, false)) };
+    },
+    safeDecode(bytes) {
+      let value;
+      try {
+        value = decode(bytes);
+      } catch (e) {
+        if (!(e instanceof ShornError)) throw e;
+        return { ok: false, issues: decodeIssues(m, e, bytes, unconstrainedDecode) };
+      }
+      return { ok: true, value };
+    },
+  };
+}
+
+// The issues of a message whose decode threw `e`. A malformed, truncated or over-limit
+// message has that one: the bytes after the fault mean nothing. A well-formed message whose
+// value breaks a constraint has every constraint its value breaks, as Zod's safeParse
+// lists them: the bytes are decoded again without constraints (a failure is rare, so only
+// failures pay) and the value is checked as `check` checks it. Each issue is in schema
+// order; the one decode stopped at has its `offset`; the others name their path (a value
+// built from several places of a message has no single offset) and read
+// "invalid value ($.path): ...". (If the second decode finds the message malformed further
+// on, that is the second issue; if the check finds nothing, as when a union's bytes name a
+// variant that the value breaks though another would take it, decode's issue is the one.)
+function decodeIssues(m, e, bytes, unconstrainedDecode) {
+  const first = issueOfError(e, true);
+  if (e.code !== 'ERR_SHORN_INVALID' || e.offset === undefined) return [first];
+  let value;
+  try {
+    value = unconstrainedDecode()(bytes);
+  } catch (again) {
+    if (!(again instanceof ShornError)) throw again;
+    return [first, issueOfError(again, true)];
+  }
+  const issues = m.issues(value).map((x) => {
+    const issue = issueOfError(x, false);
+    const prefix = `${issue.path}: `;
+    if (issue.message.startsWith(prefix)) issue.message = `invalid value (${issue.path}): ${issue.message.slice(prefix.length)}`;
+    return issue;
+  });
+  const at = issues.findIndex((i) => i.path === first.path && i.code === first.code);
+  if (at < 0) return [first, ...issues];
+  issues[at] = first;
+  return issues;
+}
+
 // Codec -> the compile settings it was made with (a reader of another writer's bytes is
 // compiled with the same limits).
 const SETTINGS = new WeakMap();
+// Codec -> its generic marshaller (a reader checks values with it).
+const MARSHALLERS = new WeakMap();
 
 // A builder passed uncalled (`t.string` for `t.string()`) would vanish in JSON.stringify
 // and leave a confusing "missing schema" error; name it instead.
@@ -94,17 +168,21 @@ function findFunction(schema) {
   });
 }
 
-// Each default, read back from its JSON form, must be a value of its type.
-function checkDefaults(descriptor, m) {
+// What only JS can check of a descriptor the native compiler took (a pattern is a JS
+// RegExp); and each default, read back from its JSON form, must be a value of its type
+// that meets its constraints.
+function checkDescriptor(descriptor, m) {
+  walk(descriptor, (d, path) => {
+    const fault = d && TYPES.get(d.type).validate?.(d);
+    if (fault !== undefined) throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: ${fault}`, { path });
+  });
   walk(descriptor, (d, path) => {
     if (d && d.type === 'default') {
       const value = m.defaultValue(d);
       if (!m.test(d.of, value)) {
-        throw new ShornError(
-          'ERR_SHORN_SCHEMA',
-          `invalid schema at ${path}: the default does not fit its type (expected ${m.expected(d.of)}, found ${describe(value)})`,
-          { path },
-        );
+        const [why] = m.issues(value, d.of);
+        const detail = why === undefined ? `expected ${m.expected(d.of)}` : why.path === '$' ? why.message.slice(3) : why.message;
+        throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: the default does not fit its type (${detail})`, { path });
       }
     }
   });
@@ -122,8 +200,10 @@ function checkDefaults(descriptor, m) {
 function compile(schema, options = {}) {
   const settings = settingsOf(options);
   const { descriptor, text } = descriptorOf(schema);
-  const { functions, generated } = assemble(descriptor, text, settings, null);
-  return new Codec(descriptor, functions, generated, settings);
+  const { functions, generated, marshaller } = assemble(descriptor, text, settings, null);
+  const codec = new Codec(descriptor, functions, generated, settings);
+  MARSHALLERS.set(codec, marshaller);
+  return codec;
 }
 
 function settingsOf(options) {
@@ -179,7 +259,7 @@ function assemble(descriptor, text, settings, overrides) {
   if (walkError) throw walkError;
 
   const generic = genericMarshaller.build(descriptor, info, nat, maxDepth, overrides);
-  checkDefaults(descriptor, generic.marshaller);
+  checkDescriptor(descriptor, generic.marshaller);
   let functions;
   let generated = false;
   if (mode !== false) {
@@ -197,7 +277,16 @@ function assemble(descriptor, text, settings, overrides) {
     }
   }
   if (!generated) functions = generic.functions;
-  return { functions, generated };
+  // safeDecode's second decode, without constraints (only a message that breaks one needs it).
+  let unconstrainedDecode = null;
+  const unconstrainedOnce = () => {
+    if (unconstrainedDecode === null) {
+      const bare = unconstrained(descriptor);
+      unconstrainedDecode = assemble(bare, JSON.stringify(bare), settings, null).functions.decode;
+    }
+    return unconstrainedDecode;
+  };
+  return { functions: { ...functions, ...reporting(generic.marshaller, functions.decode, unconstrainedOnce) }, generated, marshaller: generic.marshaller };
 }
 
 /** What `codec.reader(writer)` returns: decodes the writer's bytes as the reader's values. */
@@ -236,7 +325,7 @@ function readerOf(codec, writer) {
     const { functions, generated } = assemble(descriptor, text, settings, null);
     w = new Codec(descriptor, functions, generated, settings);
   }
-  const { problems, overrides, same } = evolve.plan(codec.schema, w.schema, genericMarshaller.jsonForms(codec.schema));
+  const { problems, overrides, same, checks } = evolve.plan(codec.schema, w.schema, genericMarshaller.jsonForms(codec.schema));
   if (problems.length > 0) {
     const error = new ShornError(
       'ERR_SHORN_SCHEMA',
@@ -249,7 +338,50 @@ function readerOf(codec, writer) {
   // The writer's program and take code, with the overrides spliced in, compiled with the
   // reader's limits; its own copy of the descriptor, so the overrides' keys are its nodes.
   const { functions } = assemble(w.schema, JSON.stringify(w.schema), settings, overrides);
-  return new Reader(codec, w, functions.decode, functions.decodeFrames);
+  if (!checks) return new Reader(codec, w, functions.decode, functions.decodeFrames);
+  const m = MARSHALLERS.get(codec);
+  return new Reader(codec, w, checkingConstraints(m, functions.decode), checkingFrames(m, functions.decodeFrames));
+}
+
+// A reader's decode that holds the values it reads to the reader's constraints, where the
+// writer's decode does not check them all (lib/evolve.js, `checks`): ERR_SHORN_INVALID
+// with the path in the reader's value (no offset: a reader's value may be built from
+// several places of the writer's message, or from a default).
+function checkingConstraints(m, decode) {
+  return function readChecked(bytes) {
+    const value = decode(bytes);
+    if (m.test(m.descriptor, value)) return value;
+    throw readerViolation(m, value);
+  };
+}
+
+// The same for a batch of frames (lib/framing.js): a value that breaks the reader's
+// constraints ends the batch before its frame (`out` keeps the values before it), and the
+// error makes the frame reader read that frame alone, with the decode above, which reports
+// it for that frame.
+function checkingFrames(m, decodeFrames) {
+  return function readFramesChecked(bytes, start, max, checksum, out, at) {
+    const from = out.length;
+    if (!decodeFrames(bytes, start, max, checksum, out, at)) return false;
+    for (let k = from; k < out.length; k++) {
+      if (!m.test(m.descriptor, out[k])) {
+        const error = readerViolation(m, out[k]);
+        out.length = k;
+        throw error;
+      }
+    }
+    return true;
+  };
+}
+
+function readerViolation(m, value) {
+  const [first] = m.issues(value);
+  const path = typeof first.path === 'string' ? first.path : '$';
+  const prefix = `${path}: `;
+  const message = first.message.startsWith(prefix) ? `invalid value (${path}): ${first.message.slice(prefix.length)}` : first.message;
+  const error = new ShornError('ERR_SHORN_INVALID', message, { path });
+  error[ISSUE] = issueOf(first);
+  return error;
 }
 
 /**
@@ -289,4 +421,4 @@ function decode(schema, bytes) {
 
 const { createRegistry } = require('./lib/envelope').registries({ compile, Codec });
 
-module.exports = { t, compile, encode, decode, compatibility, createRegistry, ShornError, Codec };
+module.exports = { t, compile, encode, decode, fromZod, compatibility, createRegistry, ShornError, Codec };

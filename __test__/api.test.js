@@ -34,7 +34,7 @@ const ADA_HEX = 'd20903416461240100';
 describe('entry points', () => {
   test('CommonJS require and ESM import give the same objects', async () => {
     const esm = await import('../index.mjs');
-    for (const name of ['t', 'compile', 'encode', 'decode', 'ShornError', 'Codec']) {
+    for (const name of ['t', 'compile', 'encode', 'decode', 'fromZod', 'ShornError', 'Codec']) {
       assert.equal(esm[name], shorn[name], name);
     }
     assert.equal(esm.default, shorn);
@@ -572,7 +572,7 @@ describe('two copies of the JS layer in one process', () => {
 describe('TypeScript types', () => {
   test('index.d.ts declares the public API', () => {
     const dts = fs.readFileSync(path.join(ROOT, 'index.d.ts'), 'utf8');
-    for (const name of ['t', 'compile', 'encode', 'decode']) {
+    for (const name of ['t', 'compile', 'encode', 'decode', 'fromZod']) {
       assert.match(dts, new RegExp(`export declare (const|function) ${name}\\b`), name);
     }
     for (const name of ['ShornError', 'Codec']) assert.match(dts, new RegExp(`export declare class ${name}\\b`), name);

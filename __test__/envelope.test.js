@@ -27,6 +27,14 @@ const VECTORS = [
     '{"fields":[{"name":"n","schema":{"of":{"type":"json"},"type":"default","value":{"b":1,"a":[2]}}}],"type":"object"}',
     '4253c43d8f4a4491',
   ],
+  // Constraints are part of the canonical descriptor (issue 10): bigint bounds as the
+  // decimal strings the descriptor holds.
+  [
+    t.object({ name: t.string({ minLength: 1, maxLength: 100 }), age: t.uint8({ max: 150 }), email: t.string({ format: 'email' }) }),
+    '{"fields":[{"name":"name","schema":{"maxLength":100,"minLength":1,"type":"string"}},{"name":"age","schema":{"max":150,"type":"uint8"}},{"name":"email","schema":{"format":"email","type":"string"}}],"type":"object"}',
+    '4b421bfe330655ae',
+  ],
+  [t.uint64({ max: 2n ** 64n - 2n, multipleOf: 2n }), '{"max":"18446744073709551614","multipleOf":"2","type":"uint64"}', 'f7d6f57e902bf478'],
 ];
 
 describe('fingerprints', () => {
@@ -48,7 +56,7 @@ describe('fingerprints', () => {
     assert.equal(a.fingerprint, c.fingerprint, 'compile options are not part of the schema');
   });
 
-  test('any change that can change the bytes changes it', () => {
+  test('any change that can change the bytes, or what the schema accepts, changes it', () => {
     const base = t.object({ id: t.uint32(), name: t.string(), kind: t.enum(['x', 'y']), c: t.literal('k'), d: t.default(t.uint8(), 1) });
     const variants = [
       t.object({ name: t.string(), id: t.uint32(), kind: t.enum(['x', 'y']), c: t.literal('k'), d: t.default(t.uint8(), 1) }),
@@ -58,6 +66,12 @@ describe('fingerprints', () => {
       t.object({ id: t.uint32(), name: t.string(), kind: t.enum(['x', 'y']), c: t.literal('j'), d: t.default(t.uint8(), 1) }),
       t.object({ id: t.uint32(), name: t.string(), kind: t.enum(['x', 'y']), c: t.literal('k'), d: t.default(t.uint8(), 2) }),
       t.object({ id: t.uint32(), name: t.optional(t.string()), kind: t.enum(['x', 'y']), c: t.literal('k'), d: t.default(t.uint8(), 1) }),
+      // Constraints change no bytes, but they change which values the schema takes.
+      t.object({ id: t.uint32({ max: 9 }), name: t.string(), kind: t.enum(['x', 'y']), c: t.literal('k'), d: t.default(t.uint8(), 1) }),
+      t.object({ id: t.uint32({ max: 10 }), name: t.string(), kind: t.enum(['x', 'y']), c: t.literal('k'), d: t.default(t.uint8(), 1) }),
+      t.object({ id: t.uint32(), name: t.string({ format: 'email' }), kind: t.enum(['x', 'y']), c: t.literal('k'), d: t.default(t.uint8(), 1) }),
+      t.object({ id: t.uint32(), name: t.string({ pattern: '^a' }), kind: t.enum(['x', 'y']), c: t.literal('k'), d: t.default(t.uint8(), 1) }),
+      t.object({ id: t.uint32(), name: t.string(), kind: t.enum(['x', 'y']), c: t.literal('k'), d: t.default(t.uint8({ min: 1 }), 1) }),
     ];
     const seen = new Set([compile(base).fingerprint]);
     for (const v of variants) {

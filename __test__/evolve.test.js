@@ -317,6 +317,43 @@ describe('containers and recursion', () => {
   });
 });
 
+describe('constraints (issue 10)', () => {
+  // Constraints change no bytes: they never make a reader incompatible. A reader's own
+  // constraints hold for the values it reads; the writer's are checked by the writer's decode.
+  const W = t.object({ id: t.uint8(), name: t.string(), tags: t.array(t.string()), extra: t.bool() });
+  const R = t.object({ id: t.uint16({ max: 100 }), name: t.string({ maxLength: 6, format: 'email' }), tags: t.array(t.string(), { maxItems: 2 }) });
+
+  test('a reader with constraints its writer lacks is compatible, and checks every value it reads', () => {
+    assert.deepStrictEqual(compatibility(R, W), []);
+    const w = compile(W);
+    for (const mode of MODES) {
+      const reader = compile(R, { codegen: mode.codegen }).reader(W);
+      assert.deepStrictEqual(reader.decode(w.encode({ id: 7, name: 'a@b.co', tags: ['x'], extra: true })), { id: 7, name: 'a@b.co', tags: ['x'] });
+      for (const [value, path, message] of [
+        [{ id: 101, name: 'a@b.co', tags: [], extra: true }, '$.id', 'invalid value ($.id): expected uint16 of at most 100, found number 101'],
+        [{ id: 1, name: 'a@b.com', tags: [], extra: true }, '$.name', 'invalid value ($.name): expected string of at most 6 code points, found string "a@b.com" (7 code points)'],
+        [{ id: 1, name: 'nope', tags: [], extra: true }, '$.name', 'invalid value ($.name): expected string of format email, found string "nope"'],
+        [{ id: 1, name: 'a@b.co', tags: ['a', 'b', 'c'], extra: true }, '$.tags', 'invalid value ($.tags): expected array of at most 2 items, found array (length 3)'],
+      ]) {
+        assert.throws(() => reader.decode(w.encode(value)), (e) => e instanceof ShornError && e.code === 'ERR_SHORN_INVALID' && e.path === path && e.message === message);
+      }
+    }
+  });
+
+  test("the writer's constraints are checked by the writer's decode, with offsets; the same constraints are not checked twice", () => {
+    const W2 = t.object({ id: t.uint8({ max: 9 }), gone: t.bool() });
+    const R2 = t.object({ id: t.uint8({ max: 9 }) });
+    const bytes = compile(t.object({ id: t.uint8(), gone: t.bool() })).encode({ id: 10, gone: true });
+    for (const mode of MODES) {
+      const reader = compile(R2, { codegen: mode.codegen }).reader(W2);
+      assert.throws(() => reader.decode(bytes), { code: 'ERR_SHORN_INVALID', offset: 0, path: '$.id', message: 'invalid value at offset 0 ($.id): expected uint8 of at most 9, found 10' });
+      assert.equal(reader.decode.name, 'decode', 'no second check: each reader constraint is its writer node\'s own');
+    }
+    // A literal the reader's constraints refuse is a problem of the plan, found once.
+    assertIncompatible(t.object({ n: t.uint8({ max: 5 }) }), t.object({ n: t.literal(7) }), 'literal');
+  });
+});
+
 describe('the reader object', () => {
   const W = t.object({ id: t.uint8(), s: t.string() });
   const R = t.object({ s: t.string(), id: t.uint16() });

@@ -136,8 +136,10 @@ for (const mode of MODES) {
       });
 
       // A fault found before the end of the input stays the same fault when more bytes
-      // follow, so padding moves these into the large-input path with the same error.
-      if (r.code !== 'ERR_SHORN_TRUNCATED') {
+      // follow, so padding moves these into the large-input path with the same error
+      // (except where the JS layer finds it, after the whole message is read: then the
+      // padding is found first).
+      if (r.code !== 'ERR_SHORN_TRUNCATED' && r.layer !== 'js') {
         test(`rejects ${r.name} with ${r.code} at offset ${r.offset} when padded past ${SMALL_INPUT} bytes`, () => {
           const codec = compileMode(r.schema, mode, limits);
           const padded = concatBytes(bytes, new Uint8Array(100));

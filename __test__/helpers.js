@@ -15,7 +15,8 @@ const { compile, ShornError } = shorn;
 const GOLDEN_PATH = path.join(__dirname, '..', 'tests', 'golden.json');
 const golden = JSON.parse(fs.readFileSync(GOLDEN_PATH, 'utf8'));
 
-const DECODE_CODES = ['ERR_SHORN_TRUNCATED', 'ERR_SHORN_TRAILING', 'ERR_SHORN_MALFORMED', 'ERR_SHORN_LIMIT'];
+// ERR_SHORN_INVALID: a decoded value that breaks a constraint of its schema.
+const DECODE_CODES = ['ERR_SHORN_TRUNCATED', 'ERR_SHORN_TRAILING', 'ERR_SHORN_MALFORMED', 'ERR_SHORN_LIMIT', 'ERR_SHORN_INVALID'];
 
 // Both marshallers: every behaviour test runs against each, since they must agree byte for byte.
 const MODES = [

@@ -60,6 +60,15 @@ function measure(operation) {
   return rates;
 }
 
+function decodes(codec, bytes) {
+  try {
+    codec.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function accepts(codec, value) {
   try {
     codec.encode(value);
@@ -92,6 +101,12 @@ function prepare() {
   for (const invalid of fixture.invalidValues) {
     if (accepts(codec, invalid)) {
       throw new Error(`validation missing: encode accepted ${inspect(invalid, { breakLength: Infinity })}`);
+    }
+  }
+  for (const invalid of fixture.invalidMessages) {
+    const bytes = step('encode unchecked', () => codec.encodeUnchecked(codec.prepare(invalid)));
+    if (decodes(codec, bytes)) {
+      throw new Error(`validation missing: decode accepted the bytes of ${inspect(invalid, { breakLength: Infinity })}`);
     }
   }
   return { codec, value, encoded, probe: fixture.probe, corpus: fixture.corpus };

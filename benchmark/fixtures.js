@@ -11,6 +11,10 @@ const { CORPORA, loadCorpus } = require('./corpora');
 // codec never touched.
 const person = () => ({ id: 1234, name: 'Ada', age: 36, active: true });
 
+// person with an email, under real constraints (issue 10): name 1-100 code points, age
+// 0-150, email a Zod v4 email.
+const personValidated = () => ({ id: 1234, name: 'Ada', age: 36, email: 'ada@example.com', active: true });
+
 const unicodePerson = () => ({
   id: 1234,
   name: 'Zoë Łukasz 李小龍 🚀 Ñuño',
@@ -117,6 +121,7 @@ const AVRO_EVENT = {
 };
 
 const SCHEMAPACK_PERSON = { id: 'uint32', name: 'string', age: 'uint8', active: 'bool' };
+const SCHEMAPACK_PERSON_VALIDATED = { id: 'uint32', name: 'string', age: 'uint8', email: 'string', active: 'bool' };
 const SCHEMAPACK_EVENT = {
   id: 'uint32',
   ts: 'float64',
@@ -127,6 +132,7 @@ const SCHEMAPACK_EVENT = {
 };
 
 const PROTO_PERSON = 'uint32 id = 1; string name = 2; uint32 age = 3; bool active = 4;';
+const PROTO_PERSON_VALIDATED = 'uint32 id = 1; string name = 2; uint32 age = 3; string email = 4; bool active = 5;';
 // proto3 enums must start at 0; the value names are the fixture's strings so `enums: String`
 // gives them back unchanged.
 const PROTO_EVENT = `
@@ -159,6 +165,29 @@ const SHAPES = {
     schemapack: SCHEMAPACK_PERSON,
     protobuf: { source: proto3(`message Person { ${PROTO_PERSON} }`), type: 'Person' },
     shorn: (t) => t.object({ id: t.uint32(), name: t.string(), age: t.uint8(), active: t.bool() }),
+  },
+  // The peers' schemas say only the types: zod (fixtures below) checks the constraints for
+  // them; shorn's schema has the constraints themselves.
+  personValidated: {
+    label: 'personValidated',
+    probe: (v) => v.id,
+    avsc: {
+      schema: {
+        type: 'record',
+        name: 'PersonValidated',
+        fields: [...AVRO_PERSON_FIELDS.slice(0, 3), { name: 'email', type: 'string' }, AVRO_PERSON_FIELDS[3]],
+      },
+    },
+    schemapack: SCHEMAPACK_PERSON_VALIDATED,
+    protobuf: { source: proto3(`message PersonValidated { ${PROTO_PERSON_VALIDATED} }`), type: 'PersonValidated' },
+    shorn: (t) =>
+      t.object({
+        id: t.uint32(),
+        name: t.string({ minLength: 1, maxLength: 100 }),
+        age: t.uint8({ min: 0, max: 150 }),
+        email: t.string({ format: 'email' }),
+        active: t.bool(),
+      }),
   },
   unicodePerson: {
     label: 'unicodePerson',
@@ -200,16 +229,29 @@ const FIXTURES = {
   batch100: { shape: 'eventArray', makeValue: () => makeEvents(100) },
   events100k: { shape: 'eventArray', makeValue: () => makeEvents(100_000) },
   personValidated: {
-    shape: 'person',
-    makeValue: person,
-    // Peers and JSON run this zod v4 schema before encode and after decode; shorn does not.
-    zod: (z) => z.object({ id: z.uint32(), name: z.string(), age: z.int().min(0).max(255), active: z.boolean() }),
+    shape: 'personValidated',
+    makeValue: personValidated,
+    // Peers and JSON run this zod v4 schema before encode and after decode; shorn does not
+    // (its schema has the same constraints, checked on encode and on decode).
+    zod: (z) =>
+      z.object({ id: z.uint32(), name: z.string().min(1).max(100), age: z.int().min(0).max(150), email: z.email(), active: z.boolean() }),
     // Every codec's encode must reject these, or its figure is not one of a validating codec.
     invalidValues: [
-      { ...person(), age: 300 },
-      { ...person(), id: -1 },
-      { ...person(), name: 42 },
-      { ...person(), active: 'yes' },
+      { ...personValidated(), age: 151 },
+      { ...personValidated(), id: -1 },
+      { ...personValidated(), name: 42 },
+      { ...personValidated(), name: '' },
+      { ...personValidated(), name: '🚀'.repeat(101) },
+      { ...personValidated(), email: 'ada@example' },
+      { ...personValidated(), active: 'yes' },
+    ],
+    // And its decode must reject the bytes of these (written by the codec without its
+    // validation), or its decode figure is not one of a validating decode.
+    invalidMessages: [
+      { ...personValidated(), age: 151 },
+      { ...personValidated(), name: '' },
+      { ...personValidated(), name: '🚀'.repeat(101) },
+      { ...personValidated(), email: 'nope' },
     ],
   },
 };
@@ -242,6 +284,7 @@ function loadFixture(name) {
     codecs: spec.codecs,
     zod: spec.zod,
     invalidValues: spec.invalidValues || [],
+    invalidMessages: spec.invalidMessages || [],
     get value() {
       if (value === undefined) value = spec.makeValue();
       return value;

@@ -137,6 +137,24 @@ function ratioTable(meta, rows, referenceOf, extraColumn) {
   return table(header, body);
 }
 
+// Issue 10's floor: on personValidated (constraints checked on both sides), shorn's encode
+// and decode each at least FLOOR x the fastest peer, every peer running zod's parse
+// before encode and after decode. One row per operation; '-' where a cell failed.
+const FLOOR = 3;
+const FLOOR_FIXTURE = 'personValidated';
+
+function floorTable(rows) {
+  const body = rows
+    .filter((row) => row.fixture === FLOOR_FIXTURE && row.op !== 'bytes')
+    .map((row) => {
+      const shorn = row.values.get(SHORN);
+      if (shorn === undefined || !row.best) return [row.label, '-', '-', '-', 'FAIL'];
+      const ratio = shorn / row.best.value;
+      return [row.label, formatCount(shorn), `zod + ${row.best.codec} ${formatCount(row.best.value)}`, formatRatio(ratio), ratio >= FLOOR ? 'met' : 'NOT met'];
+    });
+  return table(['fixture', 'shorn', 'fastest peer (zod parse + codec)', 'shorn / it', `floor ${FLOOR.toFixed(2)}x`], body);
+}
+
 function shornTable(rows) {
   const body = rows.map((row) => {
     const shorn = row.values.get(SHORN);
@@ -305,6 +323,15 @@ function fixtureSections(meta, lookup, notes, sections) {
       'deep-equal value before it was timed.',
     throughputTable(meta, lookup, notes),
   );
+  if (meta.codecs.includes(SHORN) && meta.fixtures.includes(FLOOR_FIXTURE)) {
+    sections.push(
+      '## Floor: validated messages',
+      `personValidated (name 1-100 code points, age 0-150, an email) validated on both sides: shorn checks its ` +
+        `schema's constraints on encode and decode; every peer runs zod's parse before encode and after decode. ` +
+        `The floor: shorn at least ${FLOOR.toFixed(2)}x the fastest of them in each direction.`,
+      floorTable(rows),
+    );
+  }
   if (meta.codecs.includes(SHORN)) {
     sections.push(
       '## shorn vs peers',

@@ -149,8 +149,8 @@ function runSpeed(options, startMs) {
   return [...cells.values()].map(summarize);
 }
 
-// One child per codec with a schema x distinct schema among the chosen fixtures (personValidated
-// shares person's, events100k shares batch100's; each corpus is its own).
+// One child per codec with a schema x distinct schema among the chosen fixtures (events100k
+// shares batch100's; each corpus is its own).
 function runSetup(options) {
   const byShape = new Map();
   for (const name of options.fixtures) {

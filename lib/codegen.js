@@ -96,6 +96,11 @@ class Generator {
     return this.raise(`rt.invalid(${path.code()}, ${this.constant(this.expected(shown))}, ${x})`);
   }
 
+  /** The statement that throws ERR_SHORN_INVALID for `x` breaking a constraint of `d`. */
+  violated(path, d, x) {
+    return this.raise(`G.violation(${path.code()}, ${this.constant(d)}, ${x})`);
+  }
+
   /** The statement that throws error `expr`, tagged relative inside a helper. */
   raise(expr) {
     return this.inHelper ? `throw rt.relative(${expr});` : `throw ${expr};`;

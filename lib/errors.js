@@ -26,10 +26,29 @@ class ShornError extends Error {
   }
 }
 
+// The issue code of an error (what `codec.check` and `codec.safeDecode` report: `too_big`,
+// `invalid_format`, ...), kept off the error's visible properties.
+const ISSUE = Symbol('shorn.issue');
+
 // Called by the native layer (and the JS layer) to build every error, so all of them are
-// ShornError instances whatever side found the fault.
-function makeError(code, message, offset, path) {
-  return new ShornError(code, message, { offset, path });
+// ShornError instances whatever side found the fault. `issue` comes with a constraint a
+// decoded value breaks.
+function makeError(code, message, offset, path, issue) {
+  const error = new ShornError(code, message, { offset, path });
+  if (issue !== undefined) error[ISSUE] = issue;
+  return error;
+}
+
+// The issue code of ShornError `e` (docs/FORMAT.md, "Constraints"): the constraint's for a
+// value that breaks one; else by what failed.
+const ISSUE_OF_CODE = {
+  ERR_SHORN_TRUNCATED: 'truncated',
+  ERR_SHORN_TRAILING: 'trailing',
+  ERR_SHORN_MALFORMED: 'malformed',
+  ERR_SHORN_LIMIT: 'limit',
+};
+function issueOf(e) {
+  return e[ISSUE] || ISSUE_OF_CODE[e.code] || 'invalid_type';
 }
 
 // A short description of what was found, for ERR_SHORN_INVALID messages.
@@ -71,6 +90,25 @@ function invalid(path, expected, found) {
   return new ShornError('ERR_SHORN_INVALID', `${path}: expected ${expected}, found ${describe(found)}`, { path });
 }
 
+// A value that breaks a constraint of its type: `broken` is what the type's `violation`
+// said ({ issue, expected, found }).
+function violation(path, broken) {
+  const error = new ShornError('ERR_SHORN_INVALID', `${path}: expected ${broken.expected}, found ${broken.found}`, { path });
+  error[ISSUE] = broken.issue;
+  return error;
+}
+
+// The same, found in a decoded value at byte `offset` (docs/FORMAT.md, "Decoding rules").
+function decodeViolation(offset, path, broken) {
+  const error = new ShornError(
+    'ERR_SHORN_INVALID',
+    `invalid value at offset ${offset} (${path}): expected ${broken.expected}, found ${broken.found}`,
+    { offset, path },
+  );
+  error[ISSUE] = broken.issue;
+  return error;
+}
+
 // The path syntax shared with the Rust core (src/codec/error.rs): `.name` for identifier
 // names, `["any name"]` otherwise, `[index]` for array items.
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -78,4 +116,4 @@ function pathKey(name) {
   return IDENTIFIER.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
 }
 
-module.exports = { ShornError, makeError, invalid, describe, pathKey };
+module.exports = { ShornError, ISSUE, makeError, issueOf, invalid, violation, decodeViolation, describe, pathKey };

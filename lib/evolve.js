@@ -12,6 +12,11 @@
 //     when optional); keys come out in the reader's order;
 //   - enum: the writer's symbol, or the reader's default for a symbol it does not know;
 //   - integer -> int64/uint64: the number as a bigint.
+// Constraints (docs/FORMAT.md, "Constraints") change no bytes, so they never make two
+// schemas incompatible; but a reader's constraints hold for the values it reads. Where a
+// reader node has constraints its writer node does not have exactly (a reader's string of at
+// most 100 code points reading a writer's unconstrained string), the plan says so
+// (`checks`), and the reader checks every value it reads against its own schema.
 // The resolved decode runs the writer's native program (so the writer's bytes and limits
 // are checked exactly as a plain decode with the writer's schema would) and the writer's
 // generated take code with the overrides spliced in (lib/codegen.js `take`, and the
@@ -20,6 +25,7 @@
 const { TYPES } = require('./types');
 const { pathKey, describe } = require('./errors');
 const { canonical } = require('./fingerprint');
+const { constraintsOf } = require('./constraints');
 const rt = require('./runtime');
 
 const INTEGERS = ['uint8', 'uint16', 'uint32', 'int8', 'int16', 'int32', 'int'];
@@ -54,6 +60,8 @@ class Plan {
     this.wScopes = new Map();
     this.texts = new Map();
     this.free = new Map();
+    // Whether some reader constraint is not one its writer node already checks.
+    this.checks = false;
   }
 
   problem(path, message) {
@@ -156,6 +164,7 @@ class Plan {
       if (!this.readerAccepts(r, v)) this.problem(path, `the writer's ${describe(v)} (literal) is not a value of the reader's ${name(r)}`);
       return;
     }
+    if (constraintsOf(r).length > 0 && JSON.stringify(constraintsOf(r)) !== JSON.stringify(constraintsOf(w))) this.checks = true;
     const rule = RULES[r.type];
     if (rule === undefined || !rule.call(this, r, w, path)) {
       this.problem(path, `the writer's ${name(w)} cannot be read as ${name(r)}${r.type in WIDEN_HINTS ? WIDEN_HINTS[r.type] : ''}`);
@@ -191,7 +200,7 @@ class Plan {
       case 'union':
         return r.variants.some((x) => this.readerAccepts(x, v));
       case 'string':
-        return typeof v === 'string';
+        return TYPES.get('string').test(r, v);
       case 'enum':
         return typeof v === 'string' && r.values.includes(v);
       case 'bool':
@@ -432,14 +441,15 @@ function name(d) {
 /**
  * Plans reading `writer`'s bytes as `reader`'s values. `readerForms` reads the reader's
  * defaults from their JSON forms (a generic Marshaller of the reader's descriptor).
- * Returns `{ problems, overrides, same }`; `same` when the two are one schema.
+ * Returns `{ problems, overrides, same, checks }`; `same` when the two are one schema;
+ * `checks` when the reader must check its constraints on the values it reads.
  */
 function plan(reader, writer, readerForms) {
   const p = new Plan(reader, writer);
   p.readerForms = readerForms;
-  if (canonical(reader) === canonical(writer)) return { problems: [], overrides: p.overrides, same: true };
+  if (canonical(reader) === canonical(writer)) return { problems: [], overrides: p.overrides, same: true, checks: false };
   p.resolve(reader, writer, '$');
-  return { problems: p.problems, overrides: p.overrides, same: false };
+  return { problems: p.problems, overrides: p.overrides, same: false, checks: p.checks };
 }
 
 module.exports = { plan };

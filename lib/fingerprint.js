@@ -6,7 +6,9 @@
 // of it), and `"strict": false` left out (it is the default). Array order is kept. So one
 // schema has one fingerprint however it was built (t, JSON from a file, keys in any
 // order), on every machine; any change to the descriptor that can change the bytes (a
-// type, a field, its order, an enum symbol, a literal, a default) changes it.
+// type, a field, its order, an enum symbol, a literal, a default) or what the schema
+// accepts (a constraint: bounds, lengths, a pattern, a format, counts) changes it.
+// Constraints are ordinary members of their nodes, so their keys are sorted like any.
 
 const crypto = require('node:crypto');
 

@@ -118,6 +118,16 @@ function readHeader(bytes, pos, end, state, frame, offset) {
   throw frameError('ERR_SHORN_MALFORMED', frame, offset, 'the frame length is a varint over 32 bits');
 }
 
+// Where the frame after `count` whole, sound frames from `pos` starts (frames a batch read).
+function frameAfter(bytes, pos, end, count, trailer) {
+  const state = { next: 0 };
+  for (let k = 0; k < count; k++) {
+    const length = readHeader(bytes, pos, end, state, 0, 0);
+    pos = state.next + length + trailer;
+  }
+  return pos;
+}
+
 // Chunks up to this size are decoded in batches (positions cross to native code as u32).
 const MAX_BATCH_INPUT = 0xffffffff;
 
@@ -197,7 +207,20 @@ class FrameReader {
       while (pos < end) {
         if (batch !== null) {
           const values = [];
-          if (batch(chunk, pos, maxFrameBytes, checksumFlag, values, done)) {
+          let batched;
+          try {
+            batched = batch(chunk, pos, maxFrameBytes, checksumFlag, values, done);
+          } catch (e) {
+            if (!(e instanceof ShornError)) throw e;
+            // A check JS makes as it builds a value (a string's pattern, or its url or ipv6
+            // format; a reader's constraints; a Map's keys only JS can compare) failed in
+            // the frame after those built: they are emitted, and that frame is read alone
+            // below, which reports its fault as if there were no batches.
+            batched = true;
+            done.end = frameAfter(chunk, pos, end, values.length, trailer);
+            done.more = false;
+          }
+          if (batched) {
             const n = values.length;
             for (let k = 0; k < n; k++) {
               frame++;

@@ -8,7 +8,7 @@
 
 const { TYPES } = require('./types');
 const { tagIndex } = require('./types/union');
-const { ShornError } = require('./errors');
+const { ShornError, ISSUE, violation, decodeViolation } = require('./errors');
 const rt = require('./runtime');
 
 function def(d) {
@@ -99,6 +99,42 @@ class Marshaller {
     return this.cached('default', d, () => this.fromJson(d.of, d.value));
   }
 
+  /** The error for `x` at `path` breaking a constraint of `d` (its first one). */
+  violation(path, d, x) {
+    return violation(path, def(d).violations(d, x)[0]);
+  }
+
+  /**
+   * The error for decoded string `s` of `d` breaking its pattern or format, which JS found
+   * after the native decode of `bytes` succeeded: the native side decodes `bytes` again
+   * to the string whose length is at tape slot `slot`, for its offset and path. (An input
+   * another thread changed meanwhile may lead elsewhere: then the path is the static one.)
+   */
+  decodeViolation(nat, bytes, slot, d, s) {
+    const broken = def(d).violations(d, s)[0];
+    const at = nat.locate(bytes, slot);
+    if (at === undefined) {
+      const error = new ShornError('ERR_SHORN_INVALID', `invalid value (${this.pathOf(d)}): expected ${broken.expected}, found ${broken.found}`, {
+        path: this.pathOf(d),
+      });
+      error[ISSUE] = broken.issue;
+      return error;
+    }
+    return decodeViolation(at[0], at[1], broken);
+  }
+
+  /**
+   * Every issue of `value` (`codec.check`): an encode that records each value's error
+   * and goes on with the next, on a tape of its own.
+   */
+  issues(value, d = this.descriptor) {
+    const c = new Encoder(this, new Float64Array(64), 0, '', []);
+    c.scratch = true;
+    c.issues = [];
+    c.put(d, value);
+    return c.issues;
+  }
+
   encoder(T, i, S, B) {
     return new Encoder(this, T, i, S, B);
   }
@@ -143,14 +179,21 @@ class Marshaller {
       c.segments.push(path.slice(1));
       c.scratch = true;
       c.depth = depth;
+      // Collecting for `check`: every issue of that variant, the first one thrown.
+      if (owner !== null && Array.isArray(owner.issues)) c.issues = [];
       try {
         c.put(kinds[0], x);
       } catch (e) {
         if (owner !== null && e === c.thrown) owner.thrown = e;
         throw e;
       }
+      if (c.issues !== null && c.issues.length > 0) {
+        owner.pending.push(...c.issues.slice(1));
+        throw (owner.thrown = c.issues[0]);
+      }
     }
     const error = rt.invalid(path, d.variants.map((v) => this.expected(v)).join(' | '), x);
+    error[ISSUE] = 'invalid_union';
     if (owner !== null) owner.thrown = error;
     throw error;
   }
@@ -218,10 +261,34 @@ class Encoder {
     // The last error this encoder threw: only that one is rebased onto a caller's path
     // (an error from a user's getter passes through unchanged).
     this.thrown = null;
+    // For `check`: every value's error is recorded here and the encode goes on with the
+    // next value (null: the first error is thrown); `pending` holds the other errors of
+    // the value whose first error is being thrown.
+    this.issues = null;
+    this.pending = [];
   }
 
   put(d, x, shown = d) {
-    def(d).put(this, d, x, shown);
+    if (this.issues === null) {
+      def(d).put(this, d, x, shown);
+      return;
+    }
+    try {
+      def(d).put(this, d, x, shown);
+    } catch (e) {
+      if (e !== this.thrown) throw e;
+      this.issues.push(e, ...this.pending);
+      this.pending = [];
+      this.thrown = null;
+    }
+  }
+
+  /** The error for `x` breaking constraints of `d` (when collecting, the others wait). */
+  violated(d, x) {
+    const at = this.path();
+    const [first, ...rest] = def(d).violations(d, x);
+    if (this.issues !== null) this.pending.push(...rest.map((broken) => violation(at, broken)));
+    return (this.thrown = violation(at, first));
   }
 
   test(d, x) {
@@ -247,6 +314,8 @@ class Encoder {
   }
 
   string(x) {
+    // The native side refuses lone surrogates on encode; `check` must say so itself.
+    if (this.issues !== null && !x.isWellFormed()) this.issues.push(loneSurrogate(this.path(), x));
     if (this.strings !== null) this.strings.push(x);
     else this.S += x;
     this.write(x.length);
@@ -272,11 +341,13 @@ class Encoder {
   enter(x) {
     if (this.depth >= this.m.maxDepth) {
       const at = this.path();
-      throw (this.thrown = new ShornError(
+      const error = new ShornError(
         'ERR_SHORN_INVALID',
         `${at}: nested deeper than maxDepth (${this.m.maxDepth})${typeof x === 'object' && x !== null ? '; is the value cyclic?' : ''}`,
         { path: at },
-      ));
+      );
+      error[ISSUE] = 'too_deep';
+      throw (this.thrown = error);
     }
     this.depth++;
   }
@@ -338,6 +409,17 @@ class Decoder {
   }
 }
 
+// The error the native encoder gives for a lone surrogate (src/codec/error.rs).
+function loneSurrogate(path, x) {
+  let k = 0;
+  for (; k < x.length; k++) {
+    const c = x.charCodeAt(k);
+    if (c <= 0xdbff && c >= 0xd800 && (x.charCodeAt(k + 1) & 0xfc00) === 0xdc00) k++;
+    else if ((c & 0xf800) === 0xd800) break;
+  }
+  return new ShornError('ERR_SHORN_INVALID', `${path}: expected a well-formed string, found a lone surrogate at index ${k}`, { path });
+}
+
 /** A decode whose overridden nodes build another schema's values (lib/evolve.js). */
 class ResolvingDecoder extends Decoder {
   take(d) {
@@ -350,6 +432,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
   const st = rt.state;
   const { layout } = info;
   const m = new Marshaller(descriptor, info, maxDepth);
+  m.nat = nat;
   m.overrides = overrides;
 
   function marshal(v) {

@@ -5,7 +5,7 @@
 
 const util = require('node:util');
 const { markAsUntransferable } = require('node:worker_threads');
-const { ShornError, makeError, invalid, describe, pathKey } = require('./errors');
+const { ShornError, ISSUE, makeError, invalid, describe, pathKey } = require('./errors');
 
 const addon = require('./addon');
 
@@ -308,15 +308,20 @@ function onlyKeys(x, names) {
   return true;
 }
 
-// The error for the first own enumerable key of `x` the schema does not name, or null.
-function strictError(x, names, path) {
+// The error for the first own enumerable key of `x` the schema does not name, or null;
+// with `all`, the errors for every such key (an array).
+function strictError(x, names, path, all = false) {
+  const errors = [];
   for (const key of Object.keys(x)) {
     if (!names.has(key)) {
       const at = path + pathKey(key);
-      return new ShornError('ERR_SHORN_INVALID', `${at}: unexpected field in a strict object`, { path: at });
+      const error = new ShornError('ERR_SHORN_INVALID', `${at}: unexpected field in a strict object`, { path: at });
+      error[ISSUE] = 'unrecognized_keys';
+      if (!all) return error;
+      errors.push(error);
     }
   }
-  return null;
+  return all ? errors : null;
 }
 
 // A strict object has no own enumerable key the schema does not name.

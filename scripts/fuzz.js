@@ -112,7 +112,8 @@ class Failure extends Error {
   }
 }
 
-const DECODE_CODES = new Set(['ERR_SHORN_TRUNCATED', 'ERR_SHORN_TRAILING', 'ERR_SHORN_MALFORMED', 'ERR_SHORN_LIMIT']);
+// ERR_SHORN_INVALID: a decoded value that breaks a constraint (the golden schemas have some).
+const DECODE_CODES = new Set(['ERR_SHORN_TRUNCATED', 'ERR_SHORN_TRAILING', 'ERR_SHORN_MALFORMED', 'ERR_SHORN_LIMIT', 'ERR_SHORN_INVALID']);
 
 // Errors user code throws on purpose; shorn must let them through unchanged.
 const USER_ERROR = Symbol('fuzz user error');

@@ -98,10 +98,26 @@ vec("object with default fields, missing", D2, {"id": 1}, b"\x01" + s("anon") + 
 vec("object with default fields, present", D2, {"id": 1, "name": "x", "n": {"$bigint": "-2"}}, b"\x01" + s("x") + varint(zz(-2)))
 vec("float64Array empty", T("float64Array"), {"$float64Array": []}, varint(0))
 
+# Constraints (docs/FORMAT.md, "Constraints"): a constrained value's bytes are its type's.
+P = obj(("id", T("uint32")), ("name", T("string", minLength=1, maxLength=100)), ("age", T("uint8", min=0, max=150)),
+        ("email", T("string", format="email")), ("active", T("bool")))
+vec("constraints: personValidated", P, {"id": 1234, "name": "Ada", "age": 36, "email": "ada@example.com", "active": True},
+    varint(1234) + s("Ada") + bytes([36]) + s("ada@example.com") + b"\x01")
+vec("constraints: a name of 100 code points, 400 bytes", obj(("name", T("string", maxLength=100))), {"name": "\U0001F680" * 100}, s("\U0001F680" * 100))
+vec("constraints: int32 bounds and divisor", T("int32", min=-10, max=10, multipleOf=5), -10, varint(zz(-10)))
+vec("constraints: uint64 bounds as decimal strings", T("uint64", min="18446744073709551610", max="18446744073709551615"), {"$bigint": str(2**64 - 1)}, varint(2**64 - 1))
+vec("constraints: float32 bounds", T("float32", min=-1, max=1), 0.5, f32(0.5))
+vec("constraints: bytes length", T("bytes", minLength=2, maxLength=2), {"$bytes": "0102"}, varint(2) + b"\x01\x02")
+vec("constraints: array items", T("array", items=T("uint8"), minItems=1, maxItems=3), [1, 2, 3], varint(3) + b"\x01\x02\x03")
+vec("constraints: map entries", T("map", keys=T("string", pattern="^[a-z]+$"), values=T("bool"), maxEntries=1), {"$map": [["ok", True]]}, varint(1) + s("ok") + b"\x01")
+vec("constraints: record entries", T("record", values=T("string", format="uuid"), maxEntries=2), {"a": "123e4567-e89b-12d3-a456-426614174000"},
+    varint(1) + s("a") + s("123e4567-e89b-12d3-a456-426614174000"))
+
 RJ = []
-def rej(name, schema, hexb, code, offset, path, limits=None):
+def rej(name, schema, hexb, code, offset, path, limits=None, layer=None):
     e = {"name": name, "schema": schema, "hex": hexb.hex(), "code": code, "offset": offset, "path": path}
     if limits: e["limits"] = limits
+    if layer: e["layer"] = layer
     RJ.append(e)
 M = "ERR_SHORN_MALFORMED"
 rej("int beyond the safe integers", T("int"), varint(zz(2**53)), M, 0, "$")
@@ -131,6 +147,30 @@ rej("json nested past maxDepth", J, bytes([0xc1] * 3 + [0xc0]), "ERR_SHORN_LIMIT
 rej("recursion past maxDepth", R, b"\x01\x01\x02\x01\x03\x00", "ERR_SHORN_LIMIT", 4, "$.kids[0].kids[0]", {"maxDepth": 2})
 rej("typed array count needs more bytes than remain", T("float64Array"), varint(2) + f64(1.0), "ERR_SHORN_TRUNCATED", 1, "$")
 rej("typed array count over maxArrayLength", T("int16Array"), varint(3) + b"\x00" * 6, "ERR_SHORN_LIMIT", 0, "$", {"maxArrayLength": 2})
+I = "ERR_SHORN_INVALID"
+rej("constraints: age over its max", P, varint(1) + s("Ada") + bytes([151]) + s("a@b.co") + b"\x01", I, 5, "$.age")
+rej("constraints: an empty name", P, varint(1) + s("") + bytes([1]) + s("a@b.co") + b"\x01", I, 1, "$.name")
+rej("constraints: a name of 101 code points", P, varint(1) + s("\u00e9" * 101) + bytes([1]) + s("a@b.co") + b"\x01", I, 1, "$.name")
+rej("constraints: int32 below its min", T("int32", min=-10, max=10, multipleOf=5), varint(zz(-15)), I, 0, "$")
+rej("constraints: int32 not a multiple", T("int32", min=-10, max=10, multipleOf=5), varint(zz(3)), I, 0, "$")
+rej("constraints: uint64 below its min", T("uint64", min="18446744073709551610"), varint(5), I, 0, "$")
+rej("constraints: float32 NaN outside bounds", T("float32", min=-1, max=1), f32(float("nan")), I, 0, "$")
+rej("constraints: bytes too long", obj(("b", T("bytes", maxLength=2))), varint(3) + b"abc", I, 0, "$.b")
+rej("constraints: array count below minItems, before any item", T("array", items=T("uint8"), minItems=1), varint(0), I, 0, "$")
+rej("constraints: array count over maxItems, before the items are there", T("array", items=T("uint8"), maxItems=3), varint(4), I, 0, "$")
+rej("constraints: record over maxEntries", obj(("r", T("record", values=T("bool"), maxEntries=1))), varint(2) + s("a") + b"\x01" + s("b") + b"\x01", I, 0, "$.r")
+rej("constraints: map over maxEntries", T("map", keys=T("uint8"), values=T("bool"), maxEntries=0), varint(1) + b"\x01\x01", I, 0, "$")
+# Formats the Rust core checks (email, uuid, ipv4, datetime: docs/FORMAT.md, "Formats").
+rej("constraints: an email that is not one", P, varint(1) + s("Ada") + bytes([1]) + s("nope") + b"\x01", I, 6, "$.email")
+rej("constraints: a record value that is no uuid", T("record", values=T("string", format="uuid")), varint(1) + s("a") + s("123"), I, 3, "$.a")
+rej("constraints: an ipv4 with a leading zero", T("array", items=T("string", format="ipv4")), varint(2) + s("10.0.0.1") + s("10.0.0.01"), I, 10, "$[1]")
+rej("constraints: a datetime without an offset", obj(("at", T("string", format="datetime"))), s("2024-06-10T14:53:54"), I, 0, "$.at")
+rej("constraints: 29 February of 1900", obj(("at", T("string", format="datetime"))), s("1900-02-29T00:00:00Z"), I, 0, "$.at")
+# Refused by the JS layer (patterns, and the url and ipv6 formats, are JS's to check);
+# the Rust core alone decodes these bytes.
+rej("constraints: a map key off its pattern", T("map", keys=T("string", pattern="^[a-z]+$"), values=T("bool")), varint(2) + s("ok") + b"\x01" + s("No") + b"\x00", I, 5, "$[1][0]", layer="js")
+rej("constraints: a url that is none", obj(("u", T("string", format="url"))), s("example.com"), I, 0, "$.u", layer="js")
+rej("constraints: an ipv6 with a zone", T("string", format="ipv6"), s("fe80::1%eth0"), I, 0, "$", layer="js")
 
 g = json.load(open(GOLDEN))
 names = {v['name'] for v in g['vectors']} | {r['name'] for r in g['rejects']}
@@ -141,7 +181,8 @@ g['about'] = ("Golden vectors for docs/FORMAT.md, read by tests/golden.rs (cargo
   "'rejects': decoding 'hex' fails with 'code' at byte 'offset' and 'path'; 'limits' are compile options. Values: JSON, plus "
   "{\"$bytes\": hex}, {\"$number\": \"NaN\" | \"Infinity\" | \"-Infinity\" | \"-0\"}, {\"$bigint\": \"digits\"}, {\"$date\": ms}, "
   "{\"$map\": [[key, value], ...]} and {\"$float64Array\": [numbers]} (and $float32Array, $int32Array, $uint32Array, $int16Array, "
-  "$uint16Array, $int8Array); an absent optional field is a missing key.")
+  "$uint16Array, $int8Array); an absent optional field is a missing key. A reject with \"layer\": \"js\" breaks a constraint only the JS "
+  "layer checks (a string's pattern, or its url or ipv6 format): the Rust core alone decodes it.")
 json.dump(g, open(GOLDEN, 'w'), indent=1, ensure_ascii=False)
 open(GOLDEN, 'a').write('\n')
 print(len(g['vectors']), len(g['rejects']))

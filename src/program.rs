@@ -75,6 +75,61 @@ pub enum Op {
     Call {
         block: u32,
     },
+    /// A leaf whose value has constraints: `Program::rules[rule]` holds the leaf's own op
+    /// and what is checked of the value once it is decoded. (JS checks on encode.)
+    Checked {
+        rule: u32,
+    },
+    /// Before an `Array` or `Entries` step: its count must be from `min` to `max`, checked
+    /// on decode before any item is read. Nothing on encode (JS checks).
+    Count {
+        min: u32,
+        max: u32,
+    },
+}
+
+/// The constraints of a value (docs/FORMAT.md, "Constraints"), as data; each type's module
+/// checks its own (`crate::types`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// An integer (of any integer type, the 64-bit ones included): inclusive bounds, and a
+    /// divisor (1 for none).
+    Integer {
+        min: i128,
+        max: i128,
+        multiple_of: u128,
+    },
+    /// A float: inclusive bounds (a NaN is within none).
+    Float { min: f64, max: f64 },
+    /// A string: its length in code points, and a format the core checks (`format`);
+    /// `js` when it also has a pattern or a format the JS layer checks (url, ipv6).
+    Text {
+        min: u32,
+        max: u32,
+        format: Option<Format>,
+        js: bool,
+    },
+    /// A byte array's length.
+    Bytes { min: u32, max: u32 },
+    /// An array's items, or a record's or map's entries (lowered to `Op::Count`).
+    Count { min: u32, max: u32 },
+}
+
+/// The string formats the Rust core checks on decode (`crate::types::formats`); url and
+/// ipv6 need the WHATWG URL parser, and are the JS layer's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Email,
+    Uuid,
+    Ipv4,
+    Datetime,
+}
+
+/// A checked leaf: its own op and its constraints.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rule {
+    pub op: Op,
+    pub check: Check,
 }
 
 /// What the engine checks of an entry's keys on decode, so that a decoded record or Map
@@ -152,6 +207,8 @@ pub struct Program {
     pub tables: Box<[u32]>,
     /// Each variant's estimated heap bytes, at the variant's index in `tables`.
     pub costs: Box<[u32]>,
+    /// The rules of `Checked` steps.
+    pub rules: Box<[Rule]>,
     /// The root value's estimated heap bytes (what its nested counts do not add).
     pub root_cost: u32,
     pub limits: Limits,

@@ -68,6 +68,7 @@ impl Schema {
                 blocks: blocks.into(),
                 tables: lw.tables.into(),
                 costs: lw.costs.into(),
+                rules: lw.rules.into(),
                 root_cost,
                 limits,
             },
@@ -103,7 +104,9 @@ fn one_encoding(node: &Node, defs: &[Def]) -> Result<()> {
             }
             one_encoding(inner, defs)
         }
-        Node::Optional(inner) | Node::Default { inner, .. } => one_encoding(inner, defs),
+        Node::Optional(inner) | Node::Default { inner, .. } | Node::Checked { inner, .. } => {
+            one_encoding(inner, defs)
+        }
         Node::Map { keys, values } => {
             if map::rounds_keys(keys, defs, &mut Vec::new()) {
                 return Err(schema_error(
@@ -173,9 +176,10 @@ fn size_items(node: &mut Node, sizes: &[u32]) -> Result<()> {
             }
             Ok(())
         }
-        Node::Optional(inner) | Node::Nullable(inner) | Node::Default { inner, .. } => {
-            size_items(inner, sizes)
-        }
+        Node::Optional(inner)
+        | Node::Nullable(inner)
+        | Node::Default { inner, .. }
+        | Node::Checked { inner, .. } => size_items(inner, sizes),
         _ => Ok(()),
     }
 }

@@ -335,6 +335,8 @@ fn marshal_node(
         }
         (Node::Ref(id), v) => marshal_node(&defs[*id as usize].node, defs, v, m)?,
         (Node::Json, v) => marshal_json(v, m)?,
+        // Constraints are the JS layer's to check on encode; the engine checks them on decode.
+        (Node::Checked { inner, .. }, v) => marshal_node(inner, defs, v, m)?,
         (node, value) => return Err(format!("{value:?} does not fit {node:?}")),
     }
     Ok(())
@@ -348,6 +350,7 @@ fn default_value(node: &Node, json: &Json) -> Result<Value, String> {
             Value::BigInt(s.parse().map_err(|e| format!("{s:?}: {e}"))?)
         }
         (Node::Int64 | Node::Uint64, Json::Number(n)) => Value::BigInt(*n as i128),
+        (Node::Checked { inner, .. }, json) => return default_value(inner, json),
         (Node::Date, Json::Number(n)) => Value::Date(*n),
         (Node::Array { items, .. }, Json::Array(list)) => Value::Array(
             list.iter()
@@ -551,7 +554,7 @@ impl<'a> Unmarshal<'a> {
                     Value::Null
                 }
             }
-            Node::Default { inner, .. } => self.node(inner),
+            Node::Default { inner, .. } | Node::Checked { inner, .. } => self.node(inner),
             Node::Record { values } => {
                 let count = self.next() as usize;
                 let mut members = Vec::with_capacity(count);

@@ -10,11 +10,13 @@ use shorn::schema::Schema;
 use shorn::types::Node;
 use shorn::value::{decode_value, encode_value, from_hex, Value};
 
-const DECODE_CODES: [&str; 4] = [
+/// ERR_SHORN_INVALID: a decoded value that breaks a constraint (some golden schemas have).
+const DECODE_CODES: [&str; 5] = [
     "ERR_SHORN_TRUNCATED",
     "ERR_SHORN_TRAILING",
     "ERR_SHORN_MALFORMED",
     "ERR_SHORN_LIMIT",
+    "ERR_SHORN_INVALID",
 ];
 
 /// xorshift64*: small, seeded, good enough to spread bytes.
@@ -106,6 +108,7 @@ fn has_union(schema: &Schema) -> bool {
             Node::Tuple { items } => items.iter().any(walk),
             Node::Object { fields, .. } => fields.iter().any(|f| walk(&f.node)),
             Node::Optional(inner) | Node::Nullable(inner) => walk(inner),
+            Node::Checked { inner, .. } => walk(inner),
             Node::Record { values } => walk(values),
             Node::Map { keys, values } => walk(keys) || walk(values),
             Node::Discriminated { variants, .. } => variants.iter().any(walk),

@@ -120,6 +120,15 @@ fn rejects_fail_with_their_code_offset_and_path() {
         let name = text(case, "name");
         let schema = schema(case);
         let bytes = from_hex(text(case, "hex")).expect("hex");
+        // A string's pattern or format only the JS layer checks: the core takes the bytes
+        // (__test__/golden.test.js checks the JS layer refuses them).
+        if case.get("layer").and_then(Json::as_str) == Some("js") {
+            assert!(
+                decode_value(&schema, &bytes).is_ok(),
+                "{name}: the core alone decodes it"
+            );
+            continue;
+        }
         let err = decode_err(&schema, &bytes);
         assert_eq!(err.code(), text(case, "code"), "{name}: {err}");
         let offset = match case.get("offset") {

@@ -26,6 +26,8 @@ function buildCodec(adapter, fixture, savedState) {
     prepare: codec.prepare || identity,
     normalize: codec.normalize || identity,
     exportState: codec.exportState,
+    // Encode without validation, for the messages a validating decode must refuse (untimed).
+    encodeUnchecked: codec.encodeUnchecked || codec.encode,
   };
   if (fixture.zod && !adapter.validatesItself) {
     const schema = fixture.zod(require('zod').z);

@@ -13,6 +13,9 @@ const { TYPES } = require('../types');
 const { ShornError, pathKey } = require('../errors');
 const { analyze, walk } = require('../walk');
 const { jsonForms } = require('../generic');
+const { constraintsOf } = require('../constraints');
+const { FORMATS } = require('../formats');
+const { codePoints } = require('../types/string');
 
 // The limits a decode checks (src/program.rs, Limits), as compile() takes them.
 const DEFAULT_LIMITS = {
@@ -27,6 +30,12 @@ const LIMIT_NAME = { string: 'string length', bytes: 'bytes length', array: 'arr
 // A fatal decoder: invalid UTF-8, encoded surrogates and overlong forms throw, as the
 // native decoder rejects them; ignoreBOM keeps a leading U+FEFF as the character it is.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+// The formats JS checks on decode (the core checks the others: src/types/formats.rs).
+const JS_FORMATS = new Set(['url', 'ipv6']);
+
+// A string as messages show it (lib/errors.js, describe).
+const describeString = (s) => `string ${JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s)}`;
 
 /** One decode error found by the walk: code, offset, path and a message. */
 function walkError(code, offset, path, message) {
@@ -241,7 +250,72 @@ class Inspector {
 
   /** Reads one value of `d`; returns it as the decoder gives it. */
   value(d) {
-    return TYPES.get(d.type).inspect(this, d);
+    if (constraintsOf(d).length === 0) return TYPES.get(d.type).inspect(this, d);
+    return this.constrained(d);
+  }
+
+  // ---- constraints (docs/FORMAT.md, "Constraints"), where the decoder checks them ------
+
+  /**
+   * A value of `d` and its constraints: a count before the items are read (the decoder's
+   * Count step), a leaf once it is read (its Checked step), and a pattern or a url or
+   * ipv6 format only after the whole message, as JS checks those (deferred).
+   */
+  constrained(d) {
+    const at = this.pos;
+    if (d.type === 'array' || d.type === 'record' || d.type === 'map') {
+      const n = this.peekVarint();
+      const [min, max, unit] = d.type === 'array' ? [d.minItems ?? 0, d.maxItems ?? Infinity, 'item'] : [0, d.maxEntries, 'entry'];
+      if (n !== null) this.checkCount(at, d.type, unit, n, min, max);
+      return TYPES.get(d.type).inspect(this, d);
+    }
+    const value = TYPES.get(d.type).inspect(this, d);
+    const found = (v) => (typeof v === 'bigint' ? String(v) : Number.isNaN(v) ? 'NaN' : String(v));
+    if (d.type === 'string') {
+      this.checkCount(at, 'string', 'code point', codePoints(value), d.minLength ?? 0, d.maxLength ?? Infinity);
+      if (d.format !== undefined && !FORMATS[d.format](value)) {
+        const error = this.invalid(at, `expected string of format ${d.format}, found ${describeString(value)}`);
+        if (JS_FORMATS.has(d.format)) this.defer(error);
+        else throw error;
+      }
+      if (d.pattern !== undefined && !new RegExp(d.pattern).test(value)) {
+        this.defer(this.invalid(at, `expected string matching /${d.pattern}/, found ${describeString(value)}`));
+      }
+    } else if (d.type === 'bytes') {
+      this.checkCount(at, 'bytes', 'byte', value.length, d.minLength ?? 0, d.maxLength ?? Infinity);
+    } else {
+      // Numbers: bounds (bigint ones as decimal strings), then the divisor; NaN is within none.
+      const big = typeof value === 'bigint';
+      const as = (b) => (b === undefined ? undefined : big ? BigInt(b) : b);
+      const [min, max, of] = [as(d.min), as(d.max), as(d.multipleOf)];
+      if (min !== undefined && !(value >= min)) throw this.invalid(at, `expected ${d.type} of at least ${found(min)}, found ${found(value)}`);
+      if (max !== undefined && !(value <= max)) throw this.invalid(at, `expected ${d.type} of at most ${found(max)}, found ${found(value)}`);
+      if (of !== undefined && value % of !== (big ? 0n : 0)) throw this.invalid(at, `expected ${d.type} that is a multiple of ${found(of)}, found ${found(value)}`);
+    }
+    return value;
+  }
+
+  /** The varint at the current position without reading it, or null if it is not one. */
+  peekVarint() {
+    const at = this.pos;
+    try {
+      return this.varint();
+    } catch (e) {
+      if (!(e instanceof ShornError)) throw e;
+      return null;
+    } finally {
+      this.pos = at;
+    }
+  }
+
+  checkCount(at, what, unit, n, min, max) {
+    const units = (k) => `${k} ${k === 1 ? unit : unit === 'entry' ? 'entries' : `${unit}s`}`;
+    if (n < min) throw this.invalid(at, `expected ${what} of at least ${units(min)}, found ${units(n)}`);
+    if (max !== undefined && n > max) throw this.invalid(at, `expected ${what} of at most ${units(max)}, found ${units(n)}`);
+  }
+
+  invalid(at, what) {
+    return walkError('ERR_SHORN_INVALID', at, this.path(), `invalid value at offset ${at} (${this.path()}): ${what}`);
   }
 
   minBytes(d) {

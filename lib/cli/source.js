@@ -4,6 +4,16 @@
 // become constants, named after the first field that holds them.
 
 const { TYPES } = require('../types');
+const { constraintsOf } = require('../constraints');
+
+// A node's constraints (docs/FORMAT.md, "Constraints") as the options argument of its
+// builder (`, { max: 150 }`), or ''; int64 and uint64 bounds are bigints in `t`.
+function constraintOptions(d) {
+  const members = constraintsOf(d);
+  if (members.length === 0) return '';
+  const big = d.type === 'int64' || d.type === 'uint64';
+  return `{ ${members.map(([k, v]) => `${propertyKey(k)}: ${big ? `${v}n` : JSON.stringify(v)}`).join(', ')} }`;
+}
 
 const WIDTH = 100;
 
@@ -143,12 +153,17 @@ class Printer {
         return `t.object({\n${fields.map((f) => `${inner}${f.member},${f.note}`).join('\n')}\n${indent}}${options})`;
       }
       case 'array':
-      case 'record':
+      case 'record': {
+        const options = constraintOptions(d);
+        return `t.${d.type}(${this.print(d.items ?? d.values, indent)}${options && `, ${options}`})`;
+      }
       case 'optional':
       case 'nullable':
-        return `t.${d.type}(${this.print(d.items ?? d.values ?? d.of, indent)})`;
-      case 'map':
-        return `t.map(${this.print(d.keys, indent)}, ${this.print(d.values, indent)})`;
+        return `t.${d.type}(${this.print(d.of, indent)})`;
+      case 'map': {
+        const options = constraintOptions(d);
+        return `t.map(${this.print(d.keys, indent)}, ${this.print(d.values, indent)}${options && `, ${options}`})`;
+      }
       case 'tuple':
         return `t.tuple(${this.list(d.items.map((x) => this.print(x, inner)), indent, '[', ']')})`;
       case 'union':
@@ -179,9 +194,11 @@ class Printer {
         return `t.ref(${JSON.stringify(d.name)})`;
       }
       default: {
-        // Types with nothing but their name (bool, string, json, typed arrays, ...).
+        // Types with nothing but their name (bool, string, json, typed arrays, ...), and
+        // their constraints.
         const members = Object.keys(d).filter((k) => k !== 'type');
-        if (members.length === 0 && TYPES.has(d.type)) return `t.${d.type}()`;
+        const constraints = constraintsOf(d);
+        if (members.length === constraints.length && TYPES.has(d.type)) return `t.${d.type}(${constraintOptions(d)})`;
         return JSON.stringify(d);
       }
     }

@@ -2,14 +2,53 @@
 // array: a varint count, then each item (src/types/array.rs). Tape: one slot, the count,
 // then each item's slots. Items must take at least one byte each (the compiler checks).
 
+//
+// Constraints (docs/FORMAT.md, "array"): `minItems` and `maxItems`, checked before any item
+// (natively on decode, before any item is read). The helpers below serve the other types
+// with counts: bytes (`minLength`, `maxLength`), record and map (`maxEntries`).
+
+const { ShornError, describe } = require('../errors');
+
 // Most slots reserved up front for one array; past this, each item makes its own room,
 // so a sparse array of length 2^32 - 1 fails on its first item instead of on memory.
 const UPFRONT = 1 << 20;
 
+// The descriptor members `keys` of `options` for `t.<name>` (checked by the compiler).
+function buildCounts(name, keys, options, d = { type: name }) {
+  if (options === undefined) return d;
+  if (typeof options !== 'object' || options === null) throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: t.${name} takes an object of constraints`);
+  for (const key of Object.keys(options)) {
+    if (!keys.includes(key)) throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: t.${name} has no constraint ${JSON.stringify(key)}`);
+    if (options[key] !== undefined) d[key] = options[key];
+  }
+  return d;
+}
+
+// Count `n` within `min` and `max` (either may be undefined), as generated code.
+function emitCount(n, min, max) {
+  const parts = [];
+  if (min !== undefined) parts.push(`${n} >= ${min}`);
+  if (max !== undefined) parts.push(`${n} <= ${max}`);
+  return parts.join(' && ');
+}
+
+const within = (n, min, max) => (min === undefined || n >= min) && (max === undefined || n <= max);
+
+// The constraint count `n` of a `what` breaks; `unit` is singular (`item`, `entry`).
+function countViolations(what, unit, n, min, max, found) {
+  const units = (k) => (k === 1 ? unit : unit === 'entry' ? 'entries' : `${unit}s`);
+  if (min !== undefined && n < min) return [{ issue: 'too_small', expected: `${what} of at least ${min} ${units(min)}`, found }];
+  if (max !== undefined && n > max) return [{ issue: 'too_big', expected: `${what} of at most ${max} ${units(max)}`, found }];
+  return [];
+}
+
+const constrained = (d) => d.minItems !== undefined || d.maxItems !== undefined;
+
 module.exports = [
   {
     name: 'array',
-    build: (items) => ({ type: 'array', items }),
+    build: (items, options) => buildCounts('array', ['minItems', 'maxItems'], options, { type: 'array', items }),
+    constraints: ['minItems', 'maxItems'],
     children: (d) => [[d.items, '[]']],
     expected: () => 'array',
     slots: () => 1,
@@ -20,7 +59,9 @@ module.exports = [
         const n = g.fresh('n');
         return [
           `if (!Array.isArray(${y})) ${fail}`,
-          `for (let ${k} = 0, ${n} = ${y}.length; ${k} < ${n}; ${k}++) if (!(${g.test(d.items, `${y}[${k}]`)})) ${fail}`,
+          `const ${n} = ${y}.length;`,
+          ...(constrained(d) ? [`if (!(${emitCount(n, d.minItems, d.maxItems)})) ${fail}`] : []),
+          `for (let ${k} = 0; ${k} < ${n}; ${k}++) if (!(${g.test(d.items, `${y}[${k}]`)})) ${fail}`,
         ];
       });
     },
@@ -32,9 +73,9 @@ module.exports = [
       const k = g.fresh('k');
       const y = g.fresh('y');
       const per = g.slots(d.items);
+      g.enc.push(`if (!Array.isArray(${x})) ${g.fail(path, shown, x)}`, `const ${n} = ${x}.length;`);
+      if (constrained(d)) g.enc.push(`if (!(${emitCount(n, d.minItems, d.maxItems)})) ${g.violated(path, d, x)}`);
       g.enc.push(
-        `if (!Array.isArray(${x})) ${g.fail(path, shown, x)}`,
-        `const ${n} = ${x}.length;`,
         `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
         `T[i++] = ${n};`,
         `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
@@ -61,12 +102,16 @@ module.exports = [
     test(d, x, c) {
       if (!Array.isArray(x)) return false;
       const n = x.length;
+      if (!within(n, d.minItems, d.maxItems)) return false;
       for (let k = 0; k < n; k++) if (!c.test(d.items, x[k])) return false;
       return true;
     },
+    satisfies: (d, x) => within(x.length, d.minItems, d.maxItems),
+    violations: (d, x) => countViolations('array', 'item', x.length, d.minItems, d.maxItems, describe(x)),
     put(c, d, x, shown) {
       if (!Array.isArray(x)) throw c.fail(shown, x);
       const n = x.length;
+      if (constrained(d) && !within(n, d.minItems, d.maxItems)) throw c.violated(d, x);
       c.write(n);
       for (let k = 0; k < n; k++) {
         c.segments.push(`[${k}]`);
@@ -99,3 +144,8 @@ module.exports = [
     minBytes: () => 1,
   },
 ];
+
+module.exports.buildCounts = buildCounts;
+module.exports.emitCount = emitCount;
+module.exports.within = within;
+module.exports.countViolations = countViolations;

@@ -3,24 +3,42 @@
 // memory with the input (src/types/bytes.rs). Tape on encode: none, the array travels as a
 // call argument; on decode: the offset in the input and the length.
 
+//
+// Constraints (docs/FORMAT.md, "bytes"): `minLength` and `maxLength`, in bytes.
+
 const rt = require('../runtime');
+const { describe } = require('../errors');
+const { buildCounts, countViolations, emitCount } = require('./array');
+
+const constrained = (d) => d.minLength !== undefined || d.maxLength !== undefined;
+// The true length, read through the typed-array intrinsic (a subclass's getter never runs).
+const satisfies = (d, x) => {
+  const n = rt.inputLength(x);
+  return (d.minLength === undefined || n >= d.minLength) && (d.maxLength === undefined || n <= d.maxLength);
+};
 
 module.exports = [
   {
     name: 'bytes',
-    build: () => ({ type: 'bytes' }),
+    build: (options) => buildCounts('bytes', ['minLength', 'maxLength'], options),
+    constraints: ['minLength', 'maxLength'],
     expected: () => 'Uint8Array',
     slots: () => 0,
     blobs: 1,
-    emitTest: (g, d, x) => `rt.typedKind(${x}) === 'Uint8Array'`,
+    emitTest: (g, d, x) =>
+      constrained(d) ? `(rt.typedKind(${x}) === 'Uint8Array' && ${emitCount(`rt.inputLength(${x})`, d.minLength, d.maxLength)})` : `rt.typedKind(${x}) === 'Uint8Array'`,
     emitPut(g, d, x, path, room, shown) {
       g.enc.push(`if (rt.typedKind(${x}) !== 'Uint8Array') ${g.fail(path, shown, x)}`);
+      if (constrained(d)) g.enc.push(`if (!(${emitCount(`rt.inputLength(${x})`, d.minLength, d.maxLength)})) ${g.violated(path, d, x)}`);
       g.blob(x);
     },
     emitTake: () => 'rt.copyBytes(bytes, T[i++], T[i++])',
-    test: (d, x) => rt.typedKind(x) === 'Uint8Array',
+    test: (d, x) => rt.typedKind(x) === 'Uint8Array' && (!constrained(d) || satisfies(d, x)),
+    satisfies,
+    violations: (d, x) => countViolations('Uint8Array', 'byte', rt.inputLength(x), d.minLength, d.maxLength, describe(x)),
     put(c, d, x, shown) {
       if (rt.typedKind(x) !== 'Uint8Array') throw c.fail(shown, x);
+      if (constrained(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.blob(x);
     },
     take: (c) => rt.copyBytes(c.bytes, c.T[c.i++], c.T[c.i++]),

@@ -1,6 +1,25 @@
 'use strict';
 // float32 (4 bytes, rounded as by Math.fround) and float64 (8 bytes; NaN, the infinities
 // and -0 kept): any number (src/types/float.rs). Tape: one slot, the number.
+//
+// Constraints (docs/FORMAT.md, "float32, float64"): `min` and `max`, inclusive; NaN is
+// within no bounds. A float32 is compared as it is rounded to a float32, so that what
+// encode takes, decode takes too.
+
+const { ShornError, describe } = require('../errors');
+
+function buildFloat(name, options) {
+  const d = { type: name };
+  if (options === undefined) return d;
+  if (typeof options !== 'object' || options === null) throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: t.${name} takes an object of constraints`);
+  for (const key of Object.keys(options)) {
+    if (key !== 'min' && key !== 'max') throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: t.${name} has no constraint ${JSON.stringify(key)}`);
+    if (options[key] !== undefined) d[key] = options[key];
+  }
+  return d;
+}
+
+const boundsOf = (d) => d.min !== undefined || d.max !== undefined;
 
 const SPECIAL = { NaN, Infinity, '-Infinity': -Infinity, '-0': -0 };
 
@@ -15,19 +34,44 @@ function floatFromJson(j) {
 }
 
 function floatType(name) {
+  const rounded = name === 'float32' ? (x) => `Math.fround(${x})` : (x) => x;
+  const round = name === 'float32' ? Math.fround : (x) => x;
+  function satisfies(d, x) {
+    const y = round(x);
+    return (d.min === undefined || y >= d.min) && (d.max === undefined || y <= d.max);
+  }
+  function emitSatisfies(d, x) {
+    const parts = [];
+    if (d.min !== undefined) parts.push(`${rounded(x)} >= ${d.min}`);
+    if (d.max !== undefined) parts.push(`${rounded(x)} <= ${d.max}`);
+    return parts.join(' && ');
+  }
   return {
     name,
-    build: () => ({ type: name }),
+    build: (options) => buildFloat(name, options),
+    constraints: ['min', 'max'],
     expected: () => `number (${name})`,
     slots: () => 1,
-    emitTest: (g, d, x) => `typeof ${x} === 'number'`,
+    emitTest: (g, d, x) => (boundsOf(d) ? `(typeof ${x} === 'number' && ${emitSatisfies(d, x)})` : `typeof ${x} === 'number'`),
     emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (typeof ${x} !== 'number') ${g.fail(path, shown, x)}`, `T[i++] = ${x};`);
+      g.enc.push(`if (typeof ${x} !== 'number') ${g.fail(path, shown, x)}`);
+      if (boundsOf(d)) g.enc.push(`if (!(${emitSatisfies(d, x)})) ${g.violated(path, d, x)}`);
+      g.enc.push(`T[i++] = ${x};`);
     },
     emitTake: () => 'T[i++]',
-    test: (d, x) => typeof x === 'number',
+    test: (d, x) => typeof x === 'number' && (!boundsOf(d) || satisfies(d, x)),
+    satisfies,
+    // A NaN is reported against the bound there is, the minimum first.
+    violations(d, x) {
+      const y = round(x);
+      const found = y === x || Number.isNaN(x) ? describe(x) : `${describe(x)} (${y} as a float32)`;
+      if (d.min !== undefined && !(y >= d.min)) return [{ issue: 'too_small', expected: `${name} of at least ${d.min}`, found }];
+      if (d.max !== undefined && !(y <= d.max)) return [{ issue: 'too_big', expected: `${name} of at most ${d.max}`, found }];
+      return [];
+    },
     put(c, d, x, shown) {
       if (typeof x !== 'number') throw c.fail(shown, x);
+      if (boundsOf(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.write(x);
     },
     take: (c) => c.T[c.i++],

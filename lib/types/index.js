@@ -33,7 +33,8 @@ const TYPES = new Map();
 for (const list of MODULES) {
   for (const def of list) {
     if (TYPES.has(def.name)) throw new Error(`shorn: type ${def.name} is defined twice`);
-    TYPES.set(def.name, { children: () => [], ...def });
+    // `constraints`: the descriptor members that constrain the type's values (lib/constraints.js).
+    TYPES.set(def.name, { children: () => [], constraints: [], ...def });
   }
 }
 

@@ -2,25 +2,63 @@
 // int64 and uint64: bigints in range (src/types/int64.rs); numbers are rejected (no
 // coercion), decode gives a bigint. Tape: one slot holding the 64 bits, written and read
 // through BigInt64Array / BigUint64Array views of the tape (TI, TU).
+//
+// Constraints (docs/FORMAT.md, "int64, uint64"): `min`, `max` and `multipleOf` as for the
+// other integers, given as bigints and held in the descriptor as strings of decimal digits.
+
+const { ShornError } = require('../errors');
+const { buildConstrained, boundsOf, violations, emitSatisfies } = require('./integer');
+
+function decimal(name) {
+  return (v, key) => {
+    if (typeof v !== 'bigint') {
+      throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: t.${name} takes bigint constraints (${key}: ${v}n, not ${typeof v})`);
+    }
+    return String(v);
+  };
+}
+
+// Each descriptor's bounds as bigints, read once.
+const bigBounds = new WeakMap();
+function bounds(d) {
+  let b = bigBounds.get(d);
+  if (b === undefined) {
+    const big = (v) => (v === undefined ? undefined : BigInt(v));
+    bigBounds.set(d, (b = { min: big(d.min), max: big(d.max), multipleOf: big(d.multipleOf) }));
+  }
+  return b;
+}
+
+function satisfies(d, x) {
+  const b = bounds(d);
+  return (b.min === undefined || x >= b.min) && (b.max === undefined || x <= b.max) && (b.multipleOf === undefined || x % b.multipleOf === 0n);
+}
 
 function int64Type(name, lo, hi, view) {
   const inRange = (x) => `(typeof ${x} === 'bigint' && ${lo}n <= ${x} && ${x} <= ${hi}n)`;
   const min = BigInt(lo);
   const max = BigInt(hi);
+  const literal = (v) => `${v}n`;
   return {
     name,
-    build: () => ({ type: name }),
+    build: (options) => buildConstrained(name, options, decimal(name)),
+    constraints: ['min', 'max', 'multipleOf'],
     expected: () => `${name} (bigint ${lo} to ${hi})`,
     slots: () => 1,
     uses64: true,
-    emitTest: (g, d, x) => inRange(x),
+    emitTest: (g, d, x) => (boundsOf(d) ? `(${inRange(x)} && ${emitSatisfies(d, x, literal)})` : inRange(x)),
     emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (!${inRange(x)}) ${g.fail(path, shown, x)}`, `${view}[i++] = ${x};`);
+      g.enc.push(`if (!${inRange(x)}) ${g.fail(path, shown, x)}`);
+      if (boundsOf(d)) g.enc.push(`if (!(${emitSatisfies(d, x, literal)})) ${g.violated(path, d, x)}`);
+      g.enc.push(`${view}[i++] = ${x};`);
     },
     emitTake: () => `${view}[i++]`,
-    test: (d, x) => typeof x === 'bigint' && x >= min && x <= max,
+    test: (d, x) => typeof x === 'bigint' && x >= min && x <= max && (!boundsOf(d) || satisfies(d, x)),
+    satisfies,
+    violations,
     put(c, d, x, shown) {
       if (!(typeof x === 'bigint' && x >= min && x <= max)) throw c.fail(shown, x);
+      if (boundsOf(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.write64(x, view);
     },
     take: (c) => c.read64(view),

@@ -3,6 +3,56 @@
 // uint32 (varint), int16, int32 (zigzag varint), and int, any safe integer (zigzag varint
 // of up to 64 bits). Tape: one slot, the number. No coercion: only numbers that are
 // integers in range; -0 is accepted as 0.
+//
+// Constraints (docs/FORMAT.md, "Integers"): `min` and `max` (inclusive) and `multipleOf`,
+// checked by JS on encode and natively on decode.
+
+const { ShornError, describe } = require('../errors');
+
+const OPTIONS = new Set(['min', 'max', 'multipleOf']);
+
+// The descriptor of `name` with the constraints in `options` (checked by the compiler).
+function buildConstrained(name, options, convert = (v) => v) {
+  const d = { type: name };
+  if (options === undefined) return d;
+  if (typeof options !== 'object' || options === null) {
+    throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: t.${name} takes an object of constraints`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.has(key)) throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema: t.${name} has no constraint ${JSON.stringify(key)}`);
+    if (options[key] !== undefined) d[key] = convert(options[key], key);
+  }
+  return d;
+}
+
+const boundsOf = (d) => d.min !== undefined || d.max !== undefined || d.multipleOf !== undefined;
+
+function satisfies(d, x) {
+  return (d.min === undefined || x >= d.min) && (d.max === undefined || x <= d.max) && (d.multipleOf === undefined || x % d.multipleOf === 0);
+}
+
+// The constraints integer `x` breaks (`x` of any integer type, a bigint included).
+function violations(d, x) {
+  const out = [];
+  if (d.min !== undefined && !(x >= toSame(x, d.min))) out.push({ issue: 'too_small', expected: `${d.type} of at least ${d.min}`, found: describe(x) });
+  if (d.max !== undefined && !(x <= toSame(x, d.max))) out.push({ issue: 'too_big', expected: `${d.type} of at most ${d.max}`, found: describe(x) });
+  if (d.multipleOf !== undefined && x % toSame(x, d.multipleOf) !== toSame(x, 0)) {
+    out.push({ issue: 'not_multiple_of', expected: `${d.type} that is a multiple of ${d.multipleOf}`, found: describe(x) });
+  }
+  return out;
+}
+
+// A bound in the kind of number `x` is (bigint bounds are decimal strings).
+const toSame = (x, bound) => (typeof x === 'bigint' ? BigInt(bound) : bound);
+
+// The constraints of `x` as generated code ('' if none); `literal` writes a bound.
+function emitSatisfies(d, x, literal = String) {
+  const parts = [];
+  if (d.min !== undefined) parts.push(`${x} >= ${literal(d.min)}`);
+  if (d.max !== undefined) parts.push(`${x} <= ${literal(d.max)}`);
+  if (d.multipleOf !== undefined) parts.push(`${x} % ${literal(d.multipleOf)} === ${literal(0)}`);
+  return parts.join(' && ');
+}
 
 // `x` is an integer of the type's range, written as one bit operation the way V8 inlines
 // best. The bit operation alone also rejects non-numbers (`'5' >>> 0 !== '5'`); the typeof
@@ -19,17 +69,23 @@ const RANGES = [
 function integerType(name, expected, emitCheck, check) {
   return {
     name,
-    build: () => ({ type: name }),
+    build: (options) => buildConstrained(name, options),
+    constraints: [...OPTIONS],
     expected: () => expected,
     slots: () => 1,
-    emitTest: (g, d, x) => `(typeof ${x} === 'number' && ${emitCheck(x)})`,
+    emitTest: (g, d, x) => `(typeof ${x} === 'number' && ${emitCheck(x)}${boundsOf(d) ? ` && ${emitSatisfies(d, x)}` : ''})`,
     emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (!(typeof ${x} === 'number' && ${emitCheck(x)})) ${g.fail(path, shown, x)}`, `T[i++] = ${x};`);
+      g.enc.push(`if (!(typeof ${x} === 'number' && ${emitCheck(x)})) ${g.fail(path, shown, x)}`);
+      if (boundsOf(d)) g.enc.push(`if (!(${emitSatisfies(d, x)})) ${g.violated(path, d, x)}`);
+      g.enc.push(`T[i++] = ${x};`);
     },
     emitTake: () => 'T[i++]',
-    test: (d, x) => typeof x === 'number' && check(x),
+    test: (d, x) => typeof x === 'number' && check(x) && (!boundsOf(d) || satisfies(d, x)),
+    satisfies,
+    violations,
     put(c, d, x, shown) {
       if (!(typeof x === 'number' && check(x))) throw c.fail(shown, x);
+      if (boundsOf(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.write(x);
     },
     take: (c) => c.T[c.i++],
@@ -79,3 +135,8 @@ module.exports = [
     (x) => Number.isSafeInteger(x),
   ),
 ];
+
+module.exports.buildConstrained = buildConstrained;
+module.exports.boundsOf = boundsOf;
+module.exports.violations = violations;
+module.exports.emitSatisfies = emitSatisfies;

@@ -6,14 +6,20 @@
 // then the entries. The native side rejects repeated keys it can compare; JS checks the
 // Map's size for the rest (keys of unions or json).
 
+//
+// Constraints (docs/FORMAT.md, "map"): `maxEntries`, checked before any entry.
+
 const rt = require('../runtime');
+const { describe } = require('../errors');
+const { buildCounts, within, countViolations } = require('./array');
 
 const UPFRONT = 1 << 20;
 
 module.exports = [
   {
     name: 'map',
-    build: (keys, values) => ({ type: 'map', keys, values }),
+    build: (keys, values, options) => buildCounts('map', ['maxEntries'], options, { type: 'map', keys, values }),
+    constraints: ['maxEntries'],
     children: (d) => [
       [d.keys, '[][0]'],
       [d.values, '[][1]'],
@@ -26,6 +32,7 @@ module.exports = [
         const e = g.fresh('e');
         return [
           `if (!rt.isMap(${y})) ${fail}`,
+          ...(d.maxEntries === undefined ? [] : [`if (${y}.size > ${d.maxEntries}) ${fail}`]),
           `for (const ${e} of ${y}) if (!(${g.test(d.keys, `${e}[0]`)}) || !(${g.test(d.values, `${e}[1]`)})) ${fail}`,
         ];
       });
@@ -40,6 +47,7 @@ module.exports = [
       g.enc.push(
         `if (!rt.isMap(${x})) ${g.fail(path, shown, x)}`,
         `const ${n} = ${x}.size;`,
+        ...(d.maxEntries === undefined ? [] : [`if (${n} > ${d.maxEntries}) ${g.violated(path, d, x)}`]),
         `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
         `T[i++] = ${n};`,
         `let ${k} = 0;`,
@@ -64,9 +72,12 @@ module.exports = [
       g.dec.push(`${m}.set(${key}, ${v});`, '}', `if (${m}.size !== ${n}) throw rt.repeatedKey(${at}, ${JSON.stringify(g.pathOf(d))});`);
       return m;
     },
-    test: (d, x, c) => rt.isMap(x) && [...x].every(([k, v]) => c.test(d.keys, k) && c.test(d.values, v)),
+    test: (d, x, c) => rt.isMap(x) && within(x.size, undefined, d.maxEntries) && [...x].every(([k, v]) => c.test(d.keys, k) && c.test(d.values, v)),
+    satisfies: (d, x) => within(x.size, undefined, d.maxEntries),
+    violations: (d, x) => countViolations('Map', 'entry', x.size, undefined, d.maxEntries, describe(x)),
     put(c, d, x, shown) {
       if (!rt.isMap(x)) throw c.fail(shown, x);
+      if (!within(x.size, undefined, d.maxEntries)) throw c.violated(d, x);
       c.write(x.size);
       let k = 0;
       for (const [key, value] of x) {

@@ -115,7 +115,10 @@ module.exports = [
         c.segments.pop();
       }
       if (d.strict) {
-        const error = rt.strictError(x, c.m.cached('strict', d, () => new Set(d.fields.map((f) => f.name))), c.path());
+        const names = c.m.cached('strict', d, () => new Set(d.fields.map((f) => f.name)));
+        // Collecting (`check`): every unknown key, the first one thrown.
+        const [error = null, ...rest] = c.issues === null ? [rt.strictError(x, names, c.path())] : rt.strictError(x, names, c.path(), true);
+        c.pending.push(...rest);
         if (error !== null) throw (c.thrown = error);
       }
     },

@@ -5,15 +5,22 @@
 // property, `__proto__` included, as JSON.parse does. Tape: one slot, the count; then per
 // entry the key's length (its text travels with the strings) and the value's slots.
 
+//
+// Constraints (docs/FORMAT.md, "record"): `maxEntries`, checked before any entry.
+
 const { pathKey } = require('../errors');
 const rt = require('../runtime');
+const { buildCounts, emitCount, within, countViolations } = require('./array');
 
 const UPFRONT = 1 << 20;
+
+const entries = (n) => `object (${n} ${n === 1 ? 'entry' : 'entries'})`;
 
 module.exports = [
   {
     name: 'record',
-    build: (values) => ({ type: 'record', values }),
+    build: (values, options) => buildCounts('record', ['maxEntries'], options, { type: 'record', values }),
+    constraints: ['maxEntries'],
     children: (d) => [[d.values, '[]']],
     expected: () => 'plain object (record)',
     slots: () => 1,
@@ -21,7 +28,8 @@ module.exports = [
     emitTest(g, d, x) {
       return g.predicate(d, x, (y, fail) => {
         const k = g.fresh('k');
-        return [`if (!rt.isPlainObject(${y})) ${fail}`, `for (const ${k} of Object.keys(${y})) if (!(${g.test(d.values, `${y}[${k}]`)})) ${fail}`];
+        const count = d.maxEntries === undefined ? [] : [`if (!(${emitCount(`Object.keys(${y}).length`, undefined, d.maxEntries)})) ${fail}`];
+        return [`if (!rt.isPlainObject(${y})) ${fail}`, ...count, `for (const ${k} of Object.keys(${y})) if (!(${g.test(d.values, `${y}[${k}]`)})) ${fail}`];
       });
     },
     emitPut(g, d, x, path, room, shown) {
@@ -35,6 +43,7 @@ module.exports = [
         `if (!rt.isPlainObject(${x})) ${g.fail(path, shown, x)}`,
         `const ${keys} = Object.keys(${x});`,
         `const ${n} = ${keys}.length;`,
+        ...(d.maxEntries === undefined ? [] : [`if (${n} > ${d.maxEntries}) ${g.violated(path, d, x)}`]),
         `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
         `T[i++] = ${n};`,
         `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
@@ -59,10 +68,13 @@ module.exports = [
       g.dec.push(`if (${key} in rt.ObjectPrototype) rt.defineOwn(${o}, ${key}, ${v}); else ${o}[${key}] = ${v};`, '}');
       return o;
     },
-    test: (d, x, c) => rt.isPlainObject(x) && Object.keys(x).every((k) => c.test(d.values, x[k])),
+    test: (d, x, c) => rt.isPlainObject(x) && within(Object.keys(x).length, undefined, d.maxEntries) && Object.keys(x).every((k) => c.test(d.values, x[k])),
+    satisfies: (d, x) => within(Object.keys(x).length, undefined, d.maxEntries),
+    violations: (d, x) => countViolations('plain object (record)', 'entry', Object.keys(x).length, undefined, d.maxEntries, entries(Object.keys(x).length)),
     put(c, d, x, shown) {
       if (!rt.isPlainObject(x)) throw c.fail(shown, x);
       const keys = Object.keys(x);
+      if (!within(keys.length, undefined, d.maxEntries)) throw c.violated(d, x);
       c.write(keys.length);
       for (const key of keys) {
         c.string(key);

@@ -2,26 +2,187 @@
 // string: a JS string without lone surrogates, as UTF-8 (src/types/string.rs). Tape: one
 // slot, the length in UTF-16 units; the string itself travels as a call argument (or in
 // one concatenated string), and decoded text comes back as one string JS slices.
+//
+// Constraints (docs/FORMAT.md, "string"): `minLength` and `maxLength` in code points,
+// `pattern` (the source of a JS RegExp, tested without flags as Zod tests a RegExp) and
+// `format` (lib/formats.js). JS checks all of them on encode; on decode the native side
+// checks the lengths and the formats email, uuid, ipv4 and datetime, and JS the pattern
+// and the url and ipv6 formats, once the string exists.
+
+const { ShornError, describe } = require('../errors');
+const { FORMATS } = require('../formats');
+
+const OPTIONS = new Set(['minLength', 'maxLength', 'pattern', 'format']);
+
+function schemaError(message) {
+  return new ShornError('ERR_SHORN_SCHEMA', `invalid schema: ${message}`);
+}
+
+// A pattern given as a RegExp keeps only its source: flags that change what `test` finds
+// cannot be kept in a descriptor (`g` and `d` change nothing here, so they are allowed).
+function patternSource(pattern) {
+  if (typeof pattern === 'string') return pattern;
+  if (pattern instanceof RegExp && /^[gd]*$/.test(pattern.flags)) return pattern.source;
+  if (pattern instanceof RegExp) {
+    throw schemaError(`t.string: a pattern's flags are not kept in a descriptor (${pattern}); write the pattern without them`);
+  }
+  throw schemaError('t.string: pattern must be a RegExp or its source string');
+}
+
+function build(options) {
+  if (options === undefined) return { type: 'string' };
+  if (typeof options !== 'object' || options === null) throw schemaError('t.string takes an object of constraints');
+  const d = { type: 'string' };
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.has(key)) throw schemaError(`t.string has no constraint ${JSON.stringify(key)}`);
+    if (options[key] !== undefined) d[key] = key === 'pattern' ? patternSource(options[key]) : options[key];
+  }
+  return d;
+}
+
+// Each descriptor's RegExp, made once.
+const regexps = new WeakMap();
+function regexp(d) {
+  let re = regexps.get(d);
+  if (re === undefined) regexps.set(d, (re = new RegExp(d.pattern)));
+  return re;
+}
+
+/** The code points of `x` (a lone surrogate counts as one). */
+function codePoints(x) {
+  let n = x.length;
+  for (let k = 0; k < x.length - 1; k++) {
+    if ((x.charCodeAt(k) & 0xfc00) === 0xd800 && (x.charCodeAt(k + 1) & 0xfc00) === 0xdc00) {
+      n--;
+      k++;
+    }
+  }
+  return n;
+}
+
+// Whether `x` has from `min` to `max` code points: counted only near the bounds, since a
+// code point is one or two UTF-16 units.
+function lengthWithin(x, min, max) {
+  const n = x.length;
+  if (n <= max && n >= 2 * min) return true;
+  if (n < min) return false;
+  const points = codePoints(x);
+  return points >= min && points <= max;
+}
+
+const constrained = (d) => d.minLength !== undefined || d.maxLength !== undefined || d.pattern !== undefined || d.format !== undefined;
+
+// On decode the Rust core checks lengths and these formats (src/types/formats.rs: the same
+// languages as zod's expressions, without a JS call per string); JS checks the rest.
+const NATIVE_FORMATS = new Set(['email', 'uuid', 'ipv4', 'datetime']);
+const jsFormat = (d) => d.format !== undefined && !NATIVE_FORMATS.has(d.format);
+const checkedByJs = (d) => d.pattern !== undefined || jsFormat(d);
+
+// The pattern and format.
+function formed(d, x) {
+  return (d.format === undefined || FORMATS[d.format](x)) && (d.pattern === undefined || regexp(d).test(x));
+}
+
+// What JS checks of a decoded string: its pattern, and its format if the core does not.
+function formedOnDecode(d, x) {
+  return (!jsFormat(d) || FORMATS[d.format](x)) && (d.pattern === undefined || regexp(d).test(x));
+}
+
+function satisfies(d, x) {
+  return lengthWithin(x, d.minLength === undefined ? 0 : d.minLength, d.maxLength === undefined ? Infinity : d.maxLength) && formed(d, x);
+}
+
+const plural = (n) => (n === 1 ? 'code point' : 'code points');
+
+// Every constraint string `x` breaks, in the order encode reports them.
+function violations(d, x) {
+  const out = [];
+  const found = () => `${describe(x)} (${codePoints(x)} ${plural(codePoints(x))})`;
+  if (d.minLength !== undefined && !lengthWithin(x, d.minLength, Infinity)) {
+    out.push({ issue: 'too_small', expected: `string of at least ${d.minLength} ${plural(d.minLength)}`, found: found() });
+  }
+  if (d.maxLength !== undefined && !lengthWithin(x, 0, d.maxLength)) {
+    out.push({ issue: 'too_big', expected: `string of at most ${d.maxLength} ${plural(d.maxLength)}`, found: found() });
+  }
+  if (d.format !== undefined && !FORMATS[d.format](x)) {
+    out.push({ issue: 'invalid_format', expected: `string of format ${d.format}`, found: describe(x) });
+  }
+  if (d.pattern !== undefined && !regexp(d).test(x)) {
+    out.push({ issue: 'invalid_format', expected: `string matching /${d.pattern}/`, found: describe(x) });
+  }
+  return out;
+}
+
+// Generated code for the lengths, format and pattern of `x`, or '' if none.
+function emitSatisfies(g, d, x) {
+  const parts = [];
+  if (d.minLength !== undefined || d.maxLength !== undefined) {
+    const min = d.minLength === undefined ? 0 : d.minLength;
+    const max = d.maxLength === undefined ? Infinity : d.maxLength;
+    const fast = [];
+    if (max !== Infinity) fast.push(`${x}.length <= ${max}`);
+    if (min > 0) fast.push(`${x}.length >= ${2 * min}`);
+    parts.push(`(${fast.join(' && ')} || ${g.constant(lengthWithin)}(${x}, ${min}, ${max}))`);
+  }
+  parts.push(...emitFormed(g, d, x));
+  return parts.join(' && ');
+}
+
+function emitFormed(g, d, x, onDecode = false) {
+  const parts = [];
+  if (d.format !== undefined && (!onDecode || jsFormat(d))) parts.push(`${g.constant(FORMATS[d.format])}(${x})`);
+  if (d.pattern !== undefined) parts.push(`${g.constant(regexp(d))}.test(${x})`);
+  return parts;
+}
 
 module.exports = [
   {
     name: 'string',
-    build: () => ({ type: 'string' }),
+    build,
+    constraints: [...OPTIONS],
     expected: () => 'string',
     slots: () => 1,
     strings: 1,
-    emitTest: (g, d, x) => `typeof ${x} === 'string'`,
+    emitTest(g, d, x) {
+      const c = constrained(d) ? emitSatisfies(g, d, x) : '';
+      return c ? `(typeof ${x} === 'string' && ${c})` : `typeof ${x} === 'string'`;
+    },
     emitPut(g, d, x, path, room, shown) {
       g.enc.push(`if (typeof ${x} !== 'string') ${g.fail(path, shown, x)}`);
+      if (constrained(d)) g.enc.push(`if (!(${emitSatisfies(g, d, x)})) ${g.violated(path, d, x)}`);
       g.string(x);
     },
-    emitTake: (g) => g.text(),
-    test: (d, x) => typeof x === 'string',
+    // A decoded string is checked against its pattern, and a url or ipv6 format, here (the
+    // native side checked its length and the other formats); the error's offset and path
+    // come from the native side (`G.decodeViolation`), which finds the string again by
+    // its tape slot.
+    emitTake(g, d) {
+      if (!checkedByJs(d)) return g.text();
+      const s = g.fresh('s');
+      g.dec.push(`const ${s} = ${g.text()};`, `if (!(${emitFormed(g, d, s, true).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
+      return s;
+    },
+    test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),
+    satisfies,
+    violations,
+    validate(d) {
+      if (d.pattern === undefined) return;
+      try {
+        regexp(d);
+      } catch (e) {
+        return `pattern ${JSON.stringify(d.pattern)} is not a valid RegExp (${e.message})`;
+      }
+    },
     put(c, d, x, shown) {
       if (typeof x !== 'string') throw c.fail(shown, x);
+      if (constrained(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.string(x);
     },
-    take: (c) => c.text(),
+    take(c, d) {
+      const s = c.text();
+      if (checkedByJs(d) && !formedOnDecode(d, s)) throw c.m.decodeViolation(c.m.nat, c.bytes, c.i - 1, d, s);
+      return s;
+    },
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
     // `shorn inspect` (lib/cli/inspect.js): a length within maxStringBytes, valid UTF-8.
@@ -33,3 +194,5 @@ module.exports = [
     minBytes: () => 1,
   },
 ];
+
+module.exports.codePoints = codePoints;

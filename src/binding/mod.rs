@@ -210,9 +210,15 @@ unsafe fn throw_fail(env: napi_env, shared: Option<&Shared>, fail: Fail) {
     if unsafe { nodeapi::exception_pending(env) } {
         return;
     }
-    let (code, message, offset, path) = match &fail {
-        Fail::Codec(e) => (e.code(), e.to_string(), e.offset(), Some(e.path())),
-        Fail::Invalid(what) => ("ERR_SHORN_INVALID", what.to_string(), None, None),
+    let (code, message, offset, path, issue) = match &fail {
+        Fail::Codec(e) => (
+            e.code(),
+            e.to_string(),
+            e.offset(),
+            Some(e.path()),
+            e.issue(),
+        ),
+        Fail::Invalid(what) => ("ERR_SHORN_INVALID", what.to_string(), None, None, None),
         Fail::Napi(call, status) => {
             let text = format!("shorn: {call} failed (napi status {status})");
             // SAFETY: as above.
@@ -222,7 +228,14 @@ unsafe fn throw_fail(env: napi_env, shared: Option<&Shared>, fail: Fail) {
     };
     // SAFETY: as above; `make_error` is a live reference of this env.
     let made = shared.map(|sh| unsafe {
-        make_error(env, sh.make_error, code, &message, offset, path.as_deref())
+        make_error(
+            env,
+            sh.make_error,
+            code,
+            &message,
+            (offset, path.as_deref()),
+            issue,
+        )
     });
     match made {
         // SAFETY: as above.
@@ -235,7 +248,8 @@ unsafe fn throw_fail(env: napi_env, shared: Option<&Shared>, fail: Fail) {
     unsafe { nodeapi::throw_plain(env, &CString::new(message).unwrap_or_default()) };
 }
 
-/// `makeError(code, message, offset, path)`.
+/// `makeError(code, message, offset, path, issue)`; `issue` is the issue code of a
+/// constraint a decoded value breaks (`too_big`, ...), for `codec.safeDecode`.
 ///
 /// # Safety
 /// `env` must be live and `make_error` a live reference of it.
@@ -244,8 +258,8 @@ unsafe fn make_error(
     make_error: napi_ref,
     code: &str,
     message: &str,
-    offset: Option<usize>,
-    path: Option<&str>,
+    (offset, path): (Option<usize>, Option<&str>),
+    issue: Option<&str>,
 ) -> NResult<napi_value> {
     // SAFETY: per the contract; every value made here is used within this call.
     unsafe {
@@ -258,6 +272,10 @@ unsafe fn make_error(
             },
             match path {
                 Some(p) => nodeapi::string_utf8(env, p)?,
+                None => nodeapi::undefined(env)?,
+            },
+            match issue {
+                Some(i) => nodeapi::string_utf8(env, i)?,
                 None => nodeapi::undefined(env)?,
             },
         ];
@@ -475,7 +493,8 @@ unsafe fn get_u32(env: napi_env, value: napi_value, default: u32) -> u32 {
 }
 
 /// `compile(descriptorJson, maxStringBytes, maxBytesLength, maxArrayLength, maxDepth,
-/// positionalStrings, positionalBlobs, maxDecodedBytes)` -> `{ encode, decode, decodeInput, decodeFrames }`, or throws
+/// positionalStrings, positionalBlobs, maxDecodedBytes)` -> `{ encode, decode, decodeInput,
+/// decodeFrames, locate }`, or throws
 /// ERR_SHORN_SCHEMA. `positionalStrings < 0` selects the concatenated form.
 unsafe extern "C" fn compile(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Shared>.
@@ -559,6 +578,7 @@ unsafe fn compile_call(
         method(env, obj, c"decode", decode, &bound)?;
         method(env, obj, c"decodeInput", decode_input, &bound)?;
         method(env, obj, c"decodeFrames", decode_frames, &bound)?;
+        method(env, obj, c"locate", locate, &bound)?;
         Ok(obj)
     }
 }
@@ -881,6 +901,61 @@ unsafe fn frames_call(
         inner.text = TextBuffer::new();
     }
     Ok(result)
+}
+
+/// `locate(bytes, slot)`: where the string whose length is at tape slot `slot` of the
+/// decode of `bytes` starts, and its path, as `[offset, path]`; undefined if no checked
+/// string is there. For the error of a string JS refused (its pattern or format), after a
+/// decode that succeeded natively: failures are rare, so a second decode is their cost.
+unsafe extern "C" fn locate(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Bound>.
+    unsafe {
+        match nodeapi::cb_info::<2>(env, info) {
+            Ok(([input, slot], _, data)) => {
+                let bound = bound_of(data);
+                let result = locate_call(env, bound, input, slot);
+                finish(env, Some(&bound.shared), result)
+            }
+            Err(e) => finish(env, None, Err(e)),
+        }
+    }
+}
+
+/// # Safety
+/// `env` must be live and `input`, `slot` its values.
+#[cold]
+unsafe fn locate_call(
+    env: napi_env,
+    bound: &Bound,
+    input: napi_value,
+    slot: napi_value,
+) -> NResult<napi_value> {
+    // SAFETY: per this function's contract.
+    unsafe {
+        let Some((ptr, len, _)) = nodeapi::uint8_view(env, input)? else {
+            return Err(Fail::Invalid("locate: expected a Uint8Array"));
+        };
+        let Some(slot) = nodeapi::number(env, slot).filter(|s| *s >= 0.0) else {
+            return Err(Fail::Invalid("locate: expected a tape slot"));
+        };
+        // A copy, read once: the input may be a view of a SharedArrayBuffer.
+        let bytes = if len == 0 || ptr.is_null() {
+            Vec::new()
+        } else {
+            // SAFETY: V8 reports `len` bytes at `ptr` for this view, alive for the call.
+            std::slice::from_raw_parts(ptr as *const u8, len).to_vec()
+        };
+        match engine::locate(&bound.program, &bytes, slot as usize) {
+            None => nodeapi::undefined(env),
+            Some(e) => {
+                let out = nodeapi::new_array(env, 2)?;
+                let offset = e.offset().unwrap_or(0) as f64;
+                nodeapi::set_element(env, out, 0, nodeapi::double(env, offset)?)?;
+                nodeapi::set_element(env, out, 1, nodeapi::string_utf8(env, &e.path())?)?;
+                Ok(out)
+            }
+        }
+    }
 }
 
 /// Where a decode's bytes are.

@@ -36,6 +36,77 @@ pub enum ErrorKind {
         declared: u64,
         limit: u64,
     },
+    /// A well-formed value that breaks a constraint of its schema (a bound, a length, a
+    /// count), at `offset` where the value starts.
+    Invalid { offset: usize, violation: Violation },
+}
+
+/// A number in a constraint or a decoded value: integers exactly (the 64-bit types
+/// included), floats as they are.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number {
+    Int(i128),
+    Float(f64),
+}
+
+/// What a length or count constraint counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    CodePoints,
+    Bytes,
+    Items,
+    Entries,
+}
+
+/// Which constraint a decoded value breaks (docs/FORMAT.md, "Constraints"), with what the
+/// messages need: the type as a descriptor names it, the constraint, what was found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Violation {
+    Below {
+        type_name: &'static str,
+        min: Number,
+        found: Number,
+    },
+    Above {
+        type_name: &'static str,
+        max: Number,
+        found: Number,
+    },
+    NotMultiple {
+        type_name: &'static str,
+        of: Number,
+        found: Number,
+    },
+    TooShort {
+        type_name: &'static str,
+        measure: Measure,
+        min: u64,
+        found: u64,
+    },
+    TooLong {
+        type_name: &'static str,
+        measure: Measure,
+        max: u64,
+        found: u64,
+    },
+    /// A string not of its format (one the core checks: email, uuid, ipv4, datetime);
+    /// `found` as JS's messages show a string (`string "nope"`).
+    Format { format: &'static str, found: String },
+    /// A string the JS layer refused (its pattern, or the url or ipv6 format): found by a
+    /// second decode that stops at it, for its offset and path (`engine::locate`).
+    Located,
+}
+
+impl Violation {
+    /// The issue code `codec.check` and `codec.safeDecode` report for it.
+    pub fn issue(&self) -> &'static str {
+        match self {
+            Violation::Below { .. } | Violation::TooShort { .. } => "too_small",
+            Violation::Above { .. } | Violation::TooLong { .. } => "too_big",
+            Violation::NotMultiple { .. } => "not_multiple_of",
+            Violation::Format { .. } | Violation::Located => "invalid_format",
+        }
+    }
 }
 
 /// What made a byte sequence malformed.
@@ -161,7 +232,16 @@ impl Error {
             ErrorKind::Truncated { offset, .. }
             | ErrorKind::TrailingBytes { offset }
             | ErrorKind::Malformed { offset, .. }
-            | ErrorKind::LimitExceeded { offset, .. } => Some(offset),
+            | ErrorKind::LimitExceeded { offset, .. }
+            | ErrorKind::Invalid { offset, .. } => Some(offset),
+            _ => None,
+        }
+    }
+
+    /// For a constraint violation, its issue code (`Violation::issue`).
+    pub fn issue(&self) -> Option<&'static str> {
+        match &self.inner.kind {
+            ErrorKind::Invalid { violation, .. } => Some(violation.issue()),
             _ => None,
         }
     }
@@ -170,7 +250,9 @@ impl Error {
     pub fn code(&self) -> &'static str {
         match self.inner.kind {
             ErrorKind::Schema { .. } => "ERR_SHORN_SCHEMA",
-            ErrorKind::LoneSurrogate { .. } | ErrorKind::TapeMismatch { .. } => "ERR_SHORN_INVALID",
+            ErrorKind::LoneSurrogate { .. }
+            | ErrorKind::TapeMismatch { .. }
+            | ErrorKind::Invalid { .. } => "ERR_SHORN_INVALID",
             ErrorKind::Truncated { .. } => "ERR_SHORN_TRUNCATED",
             ErrorKind::TrailingBytes { .. } => "ERR_SHORN_TRAILING",
             ErrorKind::Malformed { .. } => "ERR_SHORN_MALFORMED",
@@ -262,6 +344,94 @@ impl fmt::Display for Fault {
     }
 }
 
+impl fmt::Display for Number {
+    /// As JS prints numbers where it matters for a message: integers in full, `1e+300`
+    /// for large floats, `NaN`, `Infinity`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Number::Int(n) => write!(f, "{n}"),
+            Number::Float(x) if x.is_nan() => f.write_str("NaN"),
+            Number::Float(x) if x.is_infinite() => {
+                f.write_str(if x > 0.0 { "Infinity" } else { "-Infinity" })
+            }
+            Number::Float(x) if x.fract() == 0.0 && x.abs() < 1e21 => write!(f, "{x:.0}"),
+            Number::Float(x) => {
+                let text = format!("{x:?}");
+                match text.split_once('e') {
+                    Some((m, e)) if !e.starts_with('-') => write!(f, "{m}e+{e}"),
+                    _ => f.write_str(&text),
+                }
+            }
+        }
+    }
+}
+
+impl Measure {
+    fn unit(self, n: u64) -> &'static str {
+        match (self, n == 1) {
+            (Measure::CodePoints, true) => "code point",
+            (Measure::CodePoints, false) => "code points",
+            (Measure::Bytes, true) => "byte",
+            (Measure::Bytes, false) => "bytes",
+            (Measure::Items, true) => "item",
+            (Measure::Items, false) => "items",
+            (Measure::Entries, true) => "entry",
+            (Measure::Entries, false) => "entries",
+        }
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::Below {
+                type_name,
+                min,
+                found,
+            } => write!(f, "expected {type_name} of at least {min}, found {found}"),
+            Violation::Above {
+                type_name,
+                max,
+                found,
+            } => write!(f, "expected {type_name} of at most {max}, found {found}"),
+            Violation::NotMultiple {
+                type_name,
+                of,
+                found,
+            } => write!(
+                f,
+                "expected {type_name} that is a multiple of {of}, found {found}"
+            ),
+            Violation::TooShort {
+                type_name,
+                measure,
+                min,
+                found,
+            } => write!(
+                f,
+                "expected {type_name} of at least {min} {}, found {found} {}",
+                measure.unit(*min),
+                measure.unit(*found)
+            ),
+            Violation::TooLong {
+                type_name,
+                measure,
+                max,
+                found,
+            } => write!(
+                f,
+                "expected {type_name} of at most {max} {}, found {found} {}",
+                measure.unit(*max),
+                measure.unit(*found)
+            ),
+            Violation::Format { format, found } => {
+                write!(f, "expected string of format {format}, found {found}")
+            }
+            Violation::Located => f.write_str("refused by a check of the JS layer"),
+        }
+    }
+}
+
 impl fmt::Display for LimitKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -299,6 +469,9 @@ impl fmt::Display for Error {
             }
             ErrorKind::Malformed { offset, fault } => {
                 write!(f, "malformed input at offset {offset} ({path}): {fault}")
+            }
+            ErrorKind::Invalid { offset, violation } => {
+                write!(f, "invalid value at offset {offset} ({path}): {violation}")
             }
             ErrorKind::LimitExceeded {
                 offset,

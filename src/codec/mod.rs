@@ -11,7 +11,7 @@ pub mod text;
 pub mod varint;
 pub mod writer;
 
-pub use error::{Error, ErrorKind, Fault, LimitKind, Result, Segment};
+pub use error::{Error, ErrorKind, Fault, LimitKind, Measure, Number, Result, Segment, Violation};
 pub use reader::Reader;
 pub use tape::{Blob, Elem, EncodeInput, TapeIn, TapeOut};
 pub use text::{Text, TextBuffer, TextMark};

@@ -52,6 +52,12 @@ impl<'a> Reader<'a> {
         Ok(value)
     }
 
+    /// The varint at the current position, without reading past it.
+    #[inline]
+    pub fn peek_varint(&self) -> Result<u32> {
+        read_varint(&self.input[self.pos..], self.pos).map(|(value, _)| value)
+    }
+
     #[inline]
     pub fn varint64(&mut self) -> Result<u64> {
         let (value, len) = read_varint64(&self.input[self.pos..], self.pos)?;

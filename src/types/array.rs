@@ -2,10 +2,10 @@
 //! declared count is checked against the bytes that remain before anything is built
 //! (`t.array(t.null())` would let a few bytes declare millions of values).
 
-use super::{min_size, schema_error, value_node, Cx, Entry, Lower, Node};
-use crate::codec::{Result, Segment};
+use super::{length_range, min_size, schema_error, value_node, Cx, Entry, Lower, Node};
+use crate::codec::{Measure, Result, Segment, Violation};
 use crate::json::Json;
-use crate::program::Op;
+use crate::program::{Check, Keys, Op};
 
 /// A JSArray and its elements' header; each item a slot, grown by push (measured ~10.9
 /// bytes an item for 100,000 bools).
@@ -14,17 +14,60 @@ pub const HEAP_PER_ITEM: u64 = 11;
 
 pub const ENTRY: Entry = Entry {
     name: "array",
-    members: &["items"],
+    members: &["items", "minItems", "maxItems"],
     compile,
 };
 
 fn compile(d: &Json, cx: &mut Cx) -> Result<Node> {
     let items = value_node(cx, super::member(d, "items")?).map_err(|e| e.within(Segment::Items))?;
-    Ok(Node::Array {
+    let node = Node::Array {
         items: Box::new(items),
         // Set once recursive definitions are sized (`schema::size_items`).
         min_item_bytes: 0,
+    };
+    counted(node, length_range(d, "minItems", "maxItems")?)
+}
+
+/// `node` (an array, record or map) with its count constrained to `range`, if given.
+pub fn counted(node: Node, range: Option<(u32, u32)>) -> Result<Node> {
+    Ok(match range {
+        None => node,
+        Some((min, max)) => Node::Checked {
+            inner: Box::new(node),
+            check: Check::Count { min, max },
+        },
     })
+}
+
+/// Checks count `found` of the array (`next` is its `Array` step) or the record or map
+/// (an `Entries` step) that a `Count` step stands before.
+#[inline]
+pub fn verify_count(next: Op, min: u32, max: u32, found: u32) -> Option<Violation> {
+    let (type_name, measure) = match next {
+        Op::Array { .. } => ("array", Measure::Items),
+        Op::Entries {
+            keys: Keys::Record, ..
+        } => ("record", Measure::Entries),
+        _ => ("map", Measure::Entries),
+    };
+    let (found, min, max) = (found as u64, min as u64, max as u64);
+    if found < min {
+        return Some(Violation::TooShort {
+            type_name,
+            measure,
+            min,
+            found,
+        });
+    }
+    if found > max {
+        return Some(Violation::TooLong {
+            type_name,
+            measure,
+            max,
+            found,
+        });
+    }
+    None
 }
 
 /// The check that items take bytes, made once every definition's size is known.

@@ -2,8 +2,10 @@
 //! engine copies it once; decode gives JS the offset and length in the input, and JS
 //! copies them into a new Uint8Array that shares no memory with the input.
 
-use super::{Decoding, Encoding, Entry, Node};
-use crate::codec::{Elem, LimitKind, Result};
+use super::{length_range, Decoding, Encoding, Entry, Node};
+use crate::codec::varint::read_varint;
+use crate::codec::{Elem, LimitKind, Measure, Result, Violation};
+use crate::program::Check;
 
 /// A Uint8Array with its ArrayBuffer and backing store, before the bytes themselves
 /// (typed arrays are the same).
@@ -11,9 +13,42 @@ pub const HEAP: u64 = 216;
 
 pub const ENTRY: Entry = Entry {
     name: "bytes",
-    members: &[],
-    compile: |_, _| Ok(Node::Bytes),
+    members: &["minLength", "maxLength"],
+    compile: |d, _| {
+        Ok(match length_range(d, "minLength", "maxLength")? {
+            None => Node::Bytes,
+            Some((min, max)) => Node::Checked {
+                inner: Box::new(Node::Bytes),
+                check: Check::Bytes { min, max },
+            },
+        })
+    },
 };
+
+/// Checks the length of the byte array decoded as `bytes` (its varint length, then the
+/// bytes).
+#[inline]
+pub fn verify(min: u32, max: u32, bytes: &[u8]) -> Option<Violation> {
+    let (len, _) = read_varint(bytes, 0).ok()?;
+    let (found, min, max) = (len as u64, min as u64, max as u64);
+    if found < min {
+        return Some(Violation::TooShort {
+            type_name: "bytes",
+            measure: Measure::Bytes,
+            min,
+            found,
+        });
+    }
+    if found > max {
+        return Some(Violation::TooLong {
+            type_name: "bytes",
+            measure: Measure::Bytes,
+            max,
+            found,
+        });
+    }
+    None
+}
 
 /// Tape: no slot; the next blob.
 #[inline(always)]

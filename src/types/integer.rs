@@ -3,48 +3,166 @@
 //! (|n| <= 2^53 - 1) as a zigzag varint of up to 64 bits. JS checks the range on encode
 //! (`lib/types/integer.js`); decode rejects a varint beyond the type's range.
 
-use super::{Decoding, Encoding, Entry, Node};
-use crate::codec::varint::{unzigzag, unzigzag64, zigzag, zigzag64};
-use crate::codec::{Error, Fault, Result};
+use super::{number_member, schema_error, Decoding, Encoding, Entry, Node};
+use crate::codec::varint::{read_varint, read_varint64, unzigzag, unzigzag64, zigzag, zigzag64};
+use crate::codec::{Error, Fault, Number, Result, Violation};
+use crate::json::Json;
+use crate::program::{Check, Op};
+
+/// Constraints: inclusive bounds and a divisor (docs/FORMAT.md, "Constraints").
+pub const MEMBERS: &[&str] = &["min", "max", "multipleOf"];
 
 pub const UINT8: Entry = Entry {
     name: "uint8",
-    members: &[],
-    compile: |_, _| Ok(Node::Uint8),
+    members: MEMBERS,
+    compile: |d, _| constrained(d, Node::Uint8, "uint8", 0, 255),
 };
 pub const UINT16: Entry = Entry {
     name: "uint16",
-    members: &[],
-    compile: |_, _| Ok(Node::Uint16),
+    members: MEMBERS,
+    compile: |d, _| constrained(d, Node::Uint16, "uint16", 0, 65535),
 };
 pub const UINT32: Entry = Entry {
     name: "uint32",
-    members: &[],
-    compile: |_, _| Ok(Node::Uint32),
+    members: MEMBERS,
+    compile: |d, _| constrained(d, Node::Uint32, "uint32", 0, u32::MAX as i64),
 };
 pub const INT8: Entry = Entry {
     name: "int8",
-    members: &[],
-    compile: |_, _| Ok(Node::Int8),
+    members: MEMBERS,
+    compile: |d, _| constrained(d, Node::Int8, "int8", -128, 127),
 };
 pub const INT16: Entry = Entry {
     name: "int16",
-    members: &[],
-    compile: |_, _| Ok(Node::Int16),
+    members: MEMBERS,
+    compile: |d, _| constrained(d, Node::Int16, "int16", -32768, 32767),
 };
 pub const INT32: Entry = Entry {
     name: "int32",
-    members: &[],
-    compile: |_, _| Ok(Node::Int32),
+    members: MEMBERS,
+    compile: |d, _| constrained(d, Node::Int32, "int32", i32::MIN as i64, i32::MAX as i64),
 };
 pub const INT: Entry = Entry {
     name: "int",
-    members: &[],
-    compile: |_, _| Ok(Node::Int),
+    members: MEMBERS,
+    compile: |d, _| constrained(d, Node::Int, "int", -MAX_SAFE, MAX_SAFE),
 };
 
 /// The largest safe integer, 2^53 - 1 (`Number.MAX_SAFE_INTEGER`).
 pub const MAX_SAFE: i64 = (1 << 53) - 1;
+
+/// `node` with the constraints of descriptor `d`, if it has any: `min` and `max` are
+/// integers within the type's range `lo..=hi`, `multipleOf` a positive safe integer.
+fn constrained(d: &Json, node: Node, name: &str, lo: i64, hi: i64) -> Result<Node> {
+    let bound = |key: &str| -> Result<Option<i128>> {
+        match number_member(d, key)? {
+            None => Ok(None),
+            Some(x) if x.fract() == 0.0 && x >= lo as f64 && x <= hi as f64 => Ok(Some(x as i128)),
+            Some(x) => Err(schema_error(format!(
+                "{key} of a {name} must be an integer from {lo} to {hi}, found {}",
+                Number::Float(x)
+            ))),
+        }
+    };
+    let min = bound("min")?;
+    let max = bound("max")?;
+    let multiple_of = match number_member(d, "multipleOf")? {
+        None => None,
+        Some(m) if m.fract() == 0.0 && m >= 1.0 && m <= MAX_SAFE as f64 => Some(m as u128),
+        Some(m) => {
+            return Err(schema_error(format!(
+                "multipleOf must be a safe integer of at least 1, found {}",
+                Number::Float(m)
+            )))
+        }
+    };
+    if min.is_none() && max.is_none() && multiple_of.is_none() {
+        return Ok(node);
+    }
+    let check = bounds(
+        name,
+        min.unwrap_or(lo as i128),
+        max.unwrap_or(hi as i128),
+        multiple_of.unwrap_or(1),
+    )?;
+    Ok(Node::Checked {
+        inner: Box::new(node),
+        check,
+    })
+}
+
+/// The check of integer bounds (any integer type): some value must satisfy it.
+pub fn bounds(name: &str, min: i128, max: i128, multiple_of: u128) -> Result<Check> {
+    if min > max {
+        return Err(schema_error(format!(
+            "min {min} of a {name} is greater than its max {max}"
+        )));
+    }
+    let m = multiple_of as i128;
+    let first = match min.rem_euclid(m) {
+        0 => min,
+        r => min + (m - r),
+    };
+    if first > max {
+        return Err(schema_error(format!(
+            "no {name} from {min} to {max} is a multiple of {multiple_of}"
+        )));
+    }
+    Ok(Check::Integer {
+        min,
+        max,
+        multiple_of,
+    })
+}
+
+/// Whether integer `v` of type `type_name` satisfies `check`.
+#[inline]
+pub fn within(type_name: &'static str, check: &Check, v: i128) -> Option<Violation> {
+    let Check::Integer {
+        min,
+        max,
+        multiple_of,
+    } = *check
+    else {
+        return None;
+    };
+    if v < min {
+        return Some(Violation::Below {
+            type_name,
+            min: Number::Int(min),
+            found: Number::Int(v),
+        });
+    }
+    if v > max {
+        return Some(Violation::Above {
+            type_name,
+            max: Number::Int(max),
+            found: Number::Int(v),
+        });
+    }
+    if multiple_of > 1 && v.rem_euclid(multiple_of as i128) != 0 {
+        return Some(Violation::NotMultiple {
+            type_name,
+            of: Number::Int(multiple_of as i128),
+            found: Number::Int(v),
+        });
+    }
+    None
+}
+
+/// Checks the integer a leaf of `op` decoded as `bytes` (already validated).
+#[inline]
+pub fn verify(op: Op, check: &Check, bytes: &[u8]) -> Option<Violation> {
+    let v = match op {
+        Op::Uint8 => *bytes.first()? as i128,
+        Op::Int8 => *bytes.first()? as i8 as i128,
+        Op::Uint16 | Op::Uint32 => read_varint(bytes, 0).ok()?.0 as i128,
+        Op::Int16 | Op::Int32 => unzigzag(read_varint(bytes, 0).ok()?.0) as i128,
+        Op::Int => unzigzag64(read_varint64(bytes, 0).ok()?.0) as i128,
+        _ => return None,
+    };
+    within(super::op_name(op), check, v)
+}
 
 // Tape: one slot, the number. JS checked the range; `as` saturates, so even a bad tape
 // cannot wrap.

@@ -14,7 +14,7 @@ pub const HEAP_PER_ENTRY: u64 = 40;
 
 pub const ENTRY: Entry = Entry {
     name: "map",
-    members: &["keys", "values"],
+    members: &["keys", "values", "maxEntries"],
     compile,
 };
 
@@ -22,10 +22,11 @@ fn compile(d: &Json, cx: &mut Cx) -> Result<Node> {
     let keys = value_node(cx, super::member(d, "keys")?).map_err(|e| e.within(Segment::Items))?;
     let values =
         value_node(cx, super::member(d, "values")?).map_err(|e| e.within(Segment::Items))?;
-    Ok(Node::Map {
+    let node = Node::Map {
         keys: Box::new(keys),
         values: Box::new(values),
-    })
+    };
+    super::array::counted(node, super::length_range(d, "", "maxEntries")?)
 }
 
 /// The check that an entry takes bytes, made once every definition's size is known.
@@ -51,6 +52,7 @@ pub fn rounds_keys(node: &Node, defs: &[super::Def], seen: &mut Vec<u32>) -> boo
             defs.get(*id as usize)
                 .is_some_and(|d| rounds_keys(&d.node, defs, seen))
         }
+        Node::Checked { inner, .. } => rounds_keys(inner, defs, seen),
         _ => false,
     }
 }
@@ -86,7 +88,7 @@ pub fn key_kind(node: &Node) -> Keys {
         | Node::Record { .. }
         | Node::Map { .. }
         | Node::Discriminated { .. } => Keys::Objects,
-        Node::Default { inner, .. } => key_kind(inner),
+        Node::Default { inner, .. } | Node::Checked { inner, .. } => key_kind(inner),
         Node::Union { .. } | Node::Json | Node::Ref(_) | Node::Optional(_) => Keys::Js,
     }
 }

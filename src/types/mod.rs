@@ -16,6 +16,7 @@ pub mod date;
 pub mod default;
 pub mod enumeration;
 pub mod float;
+pub mod formats;
 pub mod int64;
 pub mod integer;
 pub mod json;
@@ -32,10 +33,11 @@ pub mod typed_array;
 pub mod union;
 
 use crate::codec::{
-    Elem, Error, ErrorKind, LimitKind, Reader, Result, Segment, TapeIn, TapeOut, TextBuffer, Writer,
+    Elem, Error, ErrorKind, LimitKind, Reader, Result, Segment, TapeIn, TapeOut, TextBuffer,
+    Violation, Writer,
 };
 use crate::json::Json;
-use crate::program::{Limits, Op, Step};
+use crate::program::{Check, Limits, Op, Rule, Step};
 
 /// One node of a compiled schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,6 +104,12 @@ pub enum Node {
     Ref(u32),
     Json,
     Typed(Elem),
+    /// A value of `inner` (a number, string, byte array, array, record or map) with
+    /// constraints (docs/FORMAT.md, "Constraints"): on the wire, `inner`.
+    Checked {
+        inner: Box<Node>,
+        check: Check,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -240,6 +248,51 @@ pub fn member<'a>(d: &'a Json, key: &'static str) -> Result<&'a Json> {
     })
 }
 
+/// Constraint member `key` of descriptor `d`: absent, or a number.
+pub fn number_member(d: &Json, key: &str) -> Result<Option<f64>> {
+    match d.get(key) {
+        None => Ok(None),
+        Some(Json::Number(x)) => Ok(Some(*x)),
+        Some(j) => Err(schema_error(format!(
+            "{key} must be a number, found {}",
+            j.kind()
+        ))),
+    }
+}
+
+/// A length or count constraint of `d`: absent, or an integer from 0 to 2^32 - 1.
+pub fn length_member(d: &Json, key: &str) -> Result<Option<u32>> {
+    match number_member(d, key)? {
+        None => Ok(None),
+        Some(x) if x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x) => Ok(Some(x as u32)),
+        Some(x) => Err(schema_error(format!(
+            "{key} must be an integer from 0 to {}, found {}",
+            u32::MAX,
+            crate::codec::Number::Float(x)
+        ))),
+    }
+}
+
+/// The lengths or counts `min_key` and `max_key` of `d` (0 and 2^32 - 1 when absent), or
+/// None when neither is given; a minimum over the maximum is a schema error.
+pub fn length_range(d: &Json, min_key: &str, max_key: &str) -> Result<Option<(u32, u32)>> {
+    let min = match min_key {
+        "" => None,
+        key => length_member(d, key)?,
+    };
+    let max = length_member(d, max_key)?;
+    if min.is_none() && max.is_none() {
+        return Ok(None);
+    }
+    let (min, max) = (min.unwrap_or(0), max.unwrap_or(u32::MAX));
+    if min > max {
+        return Err(schema_error(format!(
+            "{min_key} {min} is greater than {max_key} {max}"
+        )));
+    }
+    Ok(Some((min, max)))
+}
+
 /// The value of a schema that may stand anywhere a value stands: not `optional` or
 /// `default`, which only say what to do when an object's key is missing.
 pub fn value_node(cx: &mut Cx, d: &Json) -> Result<Node> {
@@ -294,7 +347,7 @@ pub fn min_size(node: &Node, sizes: &[u32]) -> u32 {
             .map(|f| min_size(&f.node, sizes))
             .fold(0, u32::saturating_add),
         Node::Ref(id) => sizes.get(*id as usize).copied().unwrap_or(0),
-        Node::Default { inner, .. } => min_size(inner, sizes),
+        Node::Default { inner, .. } | Node::Checked { inner, .. } => min_size(inner, sizes),
     }
 }
 
@@ -340,7 +393,7 @@ pub fn heap_cost(node: &Node) -> u64 {
         | Node::Discriminated { .. }
         | Node::Ref(_)
         | Node::Json => 0,
-        Node::Default { inner, .. } => heap_cost(inner),
+        Node::Default { inner, .. } | Node::Checked { inner, .. } => heap_cost(inner),
     }
 }
 
@@ -357,6 +410,7 @@ pub fn element_cost(node: &Node) -> u64 {
         | Node::Int
         | Node::Float32
         | Node::Float64 => 0,
+        Node::Checked { inner, .. } => element_cost(inner),
         other => heap_cost(other),
     }
 }
@@ -377,6 +431,8 @@ pub struct Lower {
     pub path: Vec<Segment>,
     /// The fewest bytes of each recursive definition.
     pub sizes: Vec<u32>,
+    /// The rules of `Op::Checked` steps.
+    pub rules: Vec<Rule>,
 }
 
 impl Lower {
@@ -438,8 +494,83 @@ impl Lower {
                 return union::lower(self, variants)
             }
             Node::Ref(id) => Op::Call { block: *id },
+            Node::Checked { inner, check } => return self.checked(inner, check),
         };
         self.push(op);
+    }
+
+    /// A constrained value: a count check before an array's or map's steps, or the leaf's
+    /// step turned into a `Checked` one.
+    fn checked(&mut self, inner: &Node, check: &Check) {
+        if let Check::Count { min, max } = *check {
+            self.push(Op::Count { min, max });
+            return self.node(inner);
+        }
+        let at = self.steps.len();
+        self.node(inner);
+        debug_assert_eq!(self.steps.len(), at + 1, "a checked leaf is one step");
+        let rule = self.rules.len() as u32;
+        self.rules.push(Rule {
+            op: self.steps[at].op,
+            check: check.clone(),
+        });
+        self.steps[at].op = Op::Checked { rule };
+    }
+}
+
+/// The descriptor name of a leaf op, for messages.
+pub fn op_name(op: Op) -> &'static str {
+    match op {
+        Op::Uint8 => "uint8",
+        Op::Int8 => "int8",
+        Op::Uint16 => "uint16",
+        Op::Uint32 => "uint32",
+        Op::Int16 => "int16",
+        Op::Int32 => "int32",
+        Op::Int => "int",
+        Op::Int64 => "int64",
+        Op::Uint64 => "uint64",
+        Op::Float32 => "float32",
+        Op::Float64 => "float64",
+        Op::String => "string",
+        Op::Bytes => "bytes",
+        _ => "value",
+    }
+}
+
+/// Checks the value a `Checked` step's leaf decoded from `start` against its rule; each
+/// type checks its own constraints. A string that the JS layer checks too stops a
+/// locating decode (`Decoding::stop`) when it is the one JS refused.
+#[inline]
+pub fn verify(d: &mut Decoding, rule: &Rule, start: usize) -> Result<()> {
+    let bytes = d.r.since(start);
+    let violation = match (rule.op, &rule.check) {
+        (Op::Int64 | Op::Uint64, Check::Integer { .. }) => {
+            int64::verify(rule.op, &rule.check, bytes)
+        }
+        (_, Check::Integer { .. }) => integer::verify(rule.op, &rule.check, bytes),
+        (_, Check::Float { min, max }) => float::verify(rule.op, *min, *max, bytes),
+        (
+            _,
+            Check::Text {
+                min,
+                max,
+                format,
+                js,
+            },
+        ) => {
+            let located = *js && d.out.slots() == d.stop.wrapping_add(1);
+            string::verify(*min, *max, *format, bytes).or(located.then_some(Violation::Located))
+        }
+        (_, Check::Bytes { min, max }) => bytes::verify(*min, *max, bytes),
+        (_, Check::Count { .. }) => None,
+    };
+    match violation {
+        None => Ok(()),
+        Some(violation) => Err(Error::new(ErrorKind::Invalid {
+            offset: start,
+            violation,
+        })),
     }
 }
 
@@ -461,6 +592,9 @@ pub struct Decoding<'a, 't> {
     pub depth: u32,
     /// Estimated JS heap bytes of the values decoded so far.
     pub heap: u64,
+    /// The tape slot of a string the JS layer refused, which a locating decode stops at
+    /// (`engine::locate`); `usize::MAX` otherwise.
+    pub stop: usize,
 }
 
 impl Decoding<'_, '_> {

@@ -16,16 +16,17 @@ pub const HEAP_PER_ENTRY: u64 = 56;
 
 pub const ENTRY: Entry = Entry {
     name: "record",
-    members: &["values"],
+    members: &["values", "maxEntries"],
     compile,
 };
 
 fn compile(d: &Json, cx: &mut Cx) -> Result<Node> {
     let values = value_node(cx, super::member(d, "values")?)
         .map_err(|e| e.within(crate::codec::Segment::Items))?;
-    Ok(Node::Record {
+    let node = Node::Record {
         values: Box::new(values),
-    })
+    };
+    super::array::counted(node, super::length_range(d, "", "maxEntries")?)
 }
 
 /// Tape: one slot, the count; then per entry the key (a string) and the value's slots.

@@ -3,18 +3,157 @@
 //! never replaced. Decode validates the UTF-8 and appends the text to the message's
 //! `TextBuffer`, from which JS slices each string.
 
-use super::{Decoding, Encoding, Entry, Node};
+use super::{length_range, schema_error, Decoding, Encoding, Entry, Node};
 use crate::codec::text::write_string;
-use crate::codec::{LimitKind, Result};
+use crate::codec::varint::read_varint;
+use crate::codec::{LimitKind, Measure, Result, Violation};
+use crate::json::Json;
+use crate::program::{Check, Format};
 
 /// A sliced string, or a short copied one; its text is charged once, as the whole text.
 pub const HEAP: u64 = 40;
 
 pub const ENTRY: Entry = Entry {
     name: "string",
-    members: &[],
-    compile: |_, _| Ok(Node::String),
+    members: &["minLength", "maxLength", "pattern", "format"],
+    compile: |d, _| constrained(d),
 };
+
+/// The formats a string may be required to have; each accepts exactly what the Zod v4
+/// check of that name accepts (lib/formats.js checks them all on encode; on decode, the
+/// core checks email, uuid, ipv4 and datetime, `super::formats`, and JS url and ipv6).
+pub const FORMATS: &[&str] = &["email", "uuid", "url", "datetime", "ipv4", "ipv6"];
+
+/// A string with the constraints of `d`, if any. Lengths count code points and are
+/// checked here on decode, as are the formats of `Format`; a pattern (the source of a JS
+/// RegExp, which the JS layer compiles and checks) and the url and ipv6 formats are
+/// checked by JS, on encode and on decode.
+fn constrained(d: &Json) -> Result<Node> {
+    let lengths = length_range(d, "minLength", "maxLength")?;
+    let pattern = match d.get("pattern") {
+        None => false,
+        Some(Json::String(_)) => true,
+        Some(j) => {
+            return Err(schema_error(format!(
+                "pattern must be a string (a RegExp's source), found {}",
+                j.kind()
+            )))
+        }
+    };
+    let format = match d.get("format") {
+        None => None,
+        Some(Json::String(f)) if FORMATS.contains(&f.as_str()) => Some(f.as_str()),
+        Some(j) => {
+            return Err(schema_error(format!(
+                "format must be one of {}, found {}",
+                FORMATS.join(", "),
+                match j {
+                    Json::String(f) => format!("\"{f}\""),
+                    other => other.kind().to_string(),
+                }
+            )))
+        }
+    };
+    if lengths.is_none() && !pattern && format.is_none() {
+        return Ok(Node::String);
+    }
+    let (min, max) = lengths.unwrap_or((0, u32::MAX));
+    let native = format.and_then(Format::native);
+    Ok(Node::Checked {
+        inner: Box::new(Node::String),
+        check: Check::Text {
+            min,
+            max,
+            format: native,
+            js: pattern || (format.is_some() && native.is_none()),
+        },
+    })
+}
+
+/// Checks the length in code points of the string decoded as `bytes` (its varint length,
+/// then valid UTF-8), then its format. Counting is needed only near the bounds: a string
+/// has at most one code point per byte and at least one per four.
+#[inline]
+pub fn verify(min: u32, max: u32, format: Option<Format>, bytes: &[u8]) -> Option<Violation> {
+    let (len, n) = read_varint(bytes, 0).ok()?;
+    let text = bytes.get(n..)?;
+    if let Some(violation) = lengths(min, max, len, text) {
+        return Some(violation);
+    }
+    match format {
+        Some(f) if !f.accepts(text) => Some(Violation::Format {
+            format: f.name(),
+            found: quote(text),
+        }),
+        _ => None,
+    }
+}
+
+/// How JS's `describe` shows a string in a message: `JSON.stringify` of its first 40
+/// UTF-16 units, `…` after them when there are more.
+fn quote(text: &[u8]) -> String {
+    let text = std::str::from_utf8(text).unwrap_or("");
+    let mut out = String::from("string \"");
+    let mut units = 0;
+    let mut cut = false;
+    for c in text.chars() {
+        if units + c.len_utf16() > 40 {
+            // A pair cut in two leaves its high surrogate, which JSON.stringify escapes.
+            if units < 40 {
+                let mut pair = [0u16; 2];
+                c.encode_utf16(&mut pair);
+                out.push_str(&format!("\\u{:04x}", pair[0]));
+            }
+            cut = true;
+            break;
+        }
+        units += c.len_utf16();
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    if cut {
+        out.push('…');
+    }
+    out.push('"');
+    out
+}
+
+/// The length constraint of a string of `len` bytes of UTF-8 `text`.
+#[inline]
+fn lengths(min: u32, max: u32, len: u32, text: &[u8]) -> Option<Violation> {
+    let (len, min, max) = (len as u64, min as u64, max as u64);
+    if len <= max && len >= 4 * min {
+        return None;
+    }
+    // Every code point has exactly one byte that is not a continuation byte (10xxxxxx).
+    let found = text.iter().filter(|&&b| b & 0xc0 != 0x80).count() as u64;
+    if found < min {
+        return Some(Violation::TooShort {
+            type_name: "string",
+            measure: Measure::CodePoints,
+            min,
+            found,
+        });
+    }
+    if found > max {
+        return Some(Violation::TooLong {
+            type_name: "string",
+            measure: Measure::CodePoints,
+            max,
+            found,
+        });
+    }
+    None
+}
 
 /// Tape: one slot, the length in UTF-16 units; the units follow in the text.
 #[inline(always)]

@@ -1,0 +1,486 @@
+'use strict';
+// fromZod: the shorn descriptor of a Zod v4 schema, so one schema serves both (README,
+// "Zod"). It reads the schema's definition (`schema._zod.def`, the part of Zod v4 that
+// libraries build on) and never loads zod itself: zod is a peer dependency only for those
+// who call this. What has no exact shorn counterpart (a transform, a refinement with a
+// function, a check shorn has no constraint for) is ERR_SHORN_SCHEMA naming the Zod type
+// and where it is, never left out: a dropped check would let values through that Zod
+// refuses.
+
+const { ShornError, pathKey } = require('./errors');
+const { t } = require('./types');
+const { SOURCES } = require('./formats');
+
+// The largest float32; z.float32() refuses anything beyond, and NaN, as a float32 with
+// these bounds does (likewise Number.MAX_VALUE for z.number()).
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+// How a Zod string format is recognised as one of shorn's: by the source of the regular
+// expression its check tests, which for email, uuid, ipv4 and datetime is the one shorn's
+// format tests (lib/formats.js: zod 4.6.7's own; __test__/zod.test.js checks they are still
+// the installed zod's). A format whose check is that regular expression and nothing else,
+// but with another one (`z.email({ pattern })`, a UUID version, `z.iso.datetime()` without
+// offsets, another zod version's email), keeps its regular expression as the string's
+// `pattern`: the same test, exactly.
+const ZOD_SOURCES = SOURCES;
+
+// Method names for the messages, by check.
+const CHECK_NAMES = {
+  min_length: '.min()',
+  max_length: '.max()',
+  length_equals: '.length()',
+  greater_than: '.min() / .gt()',
+  less_than: '.max() / .lt()',
+  multiple_of: '.multipleOf()',
+  min_size: '.min()',
+  max_size: '.max()',
+  size_equals: '.size()',
+  custom: '.refine() (a refinement with a function)',
+  overwrite: '.overwrite() / .trim() / .toLowerCase() (a transform)',
+  starts_with: '.startsWith()',
+  ends_with: '.endsWith()',
+  includes: '.includes()',
+  mime_type: '.mime()',
+  property: '.check(z.property())',
+};
+// String checks Zod makes as formats, by method name.
+const FORMAT_METHODS = {
+  starts_with: '.startsWith()',
+  ends_with: '.endsWith()',
+  includes: '.includes()',
+  lowercase: '.lowercase()',
+  uppercase: '.uppercase()',
+  regex: '.regex()',
+};
+
+function refuse(path, what, why) {
+  return new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: fromZod cannot map ${what}${why ? `: ${why}` : ''}`, { path });
+}
+
+const zodName = (def) => `z.${def.type}()`;
+
+function definition(schema, path) {
+  const def = schema !== null && typeof schema === 'object' && schema._zod !== undefined ? schema._zod.def : undefined;
+  if (def !== undefined && def !== null && typeof def.type === 'string') return def;
+  if (schema !== null && typeof schema === 'object' && schema._def !== undefined) {
+    throw refuse(path, 'a Zod 3 schema', 'fromZod reads Zod 4 schemas (`import { z } from "zod"` with zod 4, or "zod/v4")');
+  }
+  throw refuse(path, typeof schema === 'object' ? 'an object that is not a Zod schema' : `a ${typeof schema}`, 'expected a Zod schema');
+}
+
+// The checks of a schema: the schema itself when it is one (`z.int()`, `z.email()`), and
+// those added by methods (`.min()`, `.email()`, `.refine()`), as definitions.
+function checksOf(def) {
+  const list = def.check !== undefined ? [def] : [];
+  for (const c of def.checks || []) list.push(c._zod.def);
+  return list;
+}
+
+function checkName(c) {
+  if (c.check === 'string_format') return FORMAT_METHODS[c.format] || `z.${c.format}()`;
+  return CHECK_NAMES[c.check] || `the check "${c.check}"`;
+}
+
+// A type that takes no checks: any check on it is one shorn cannot keep.
+function noChecks(def, path) {
+  const [c] = checksOf(def);
+  if (c !== undefined) throw refuse(path, `${checkName(c)} on ${zodName(def)}`, 'shorn has no such constraint');
+}
+
+/**
+ * The shorn descriptor of Zod v4 schema `schema`: objects (strip and strict), strings
+ * with lengths, a pattern or a format, numbers and their formats, bigint formats,
+ * booleans, dates, enums, literals, null, arrays, tuples, records, maps, unions,
+ * discriminated unions, optional, nullable, default and lazy (recursion).
+ */
+function fromZod(schema) {
+  const cx = { open: new Map(), names: new Set() };
+  return convert(schema, '$', cx, false);
+}
+
+// `field`: the schema is an object field's (where optional and default may stand).
+function convert(schema, path, cx, field) {
+  const def = definition(schema, path);
+  // A schema met again inside itself is recursion (through z.lazy() or a getter).
+  const open = cx.open.get(schema);
+  if (open !== undefined) {
+    if (open.name === null) open.name = recursionName(cx, def);
+    return t.ref(open.name);
+  }
+  const entry = { name: null };
+  cx.open.set(schema, entry);
+  let d;
+  try {
+    d = convertDef(def, path, cx, field);
+  } finally {
+    cx.open.delete(schema);
+  }
+  if (entry.name === null) return d;
+  if (d.type === 'optional' || d.type === 'default') throw refuse(path, `a recursive ${zodName(def)}`, 'make the recursive type required and optional where it is used');
+  return { type: 'recursive', name: entry.name, schema: d };
+}
+
+function recursionName(cx, def) {
+  const base = typeof def.type === 'string' ? `Zod${def.type[0].toUpperCase()}${def.type.slice(1)}` : 'Zod';
+  let name = base;
+  for (let k = 2; cx.names.has(name); k++) name = `${base}${k}`;
+  cx.names.add(name);
+  return name;
+}
+
+function convertDef(def, path, cx, field) {
+  if (def.coerce) throw refuse(path, `z.coerce.${def.type}()`, 'coercion changes the value; shorn never does');
+  switch (def.type) {
+    case 'string':
+      return string(def, path);
+    case 'number':
+      return number(def, path);
+    case 'bigint':
+      return bigint(def, path);
+    case 'boolean':
+      noChecks(def, path);
+      return t.bool();
+    case 'date':
+      noChecks(def, path);
+      return t.date();
+    case 'null':
+      noChecks(def, path);
+      return t.null();
+    case 'enum':
+      return enumeration(def, path);
+    case 'literal':
+      return literal(def, path);
+    case 'array':
+      return t.array(convert(def.element, `${path}[]`, cx, false), counts(def, path, 'minItems', 'maxItems', 'length'));
+    case 'tuple':
+      noChecks(def, path);
+      if (def.rest !== null && def.rest !== undefined) throw refuse(path, 'z.tuple() with a rest element', 'shorn tuples have a fixed length');
+      return t.tuple(def.items.map((item, k) => convert(item, `${path}[${k}]`, cx, false)));
+    case 'record':
+      return record(def, path, cx);
+    case 'map':
+      return t.map(convert(def.keyType, `${path}[][0]`, cx, false), convert(def.valueType, `${path}[][1]`, cx, false), counts(def, path, null, 'maxEntries', 'size'));
+    case 'union':
+      return union(def, path, cx);
+    case 'object':
+      return object(def, path, cx);
+    case 'optional': {
+      noChecks(def, path);
+      if (!field) throw refuse(path, 'z.optional() outside an object field', 'shorn has no undefined value; only a field may be missing');
+      return t.optional(convert(def.innerType, path, cx, false));
+    }
+    case 'nullable': {
+      noChecks(def, path);
+      // `.optional().nullable()` on a field: the same values as `.nullable().optional()`,
+      // the one shorn spells (a nullable of an optional is not a shorn type).
+      const inner = definition(def.innerType, path);
+      if (field && inner.type === 'optional') return t.optional(t.nullable(convert(inner.innerType, path, cx, false)));
+      return t.nullable(convert(def.innerType, path, cx, false));
+    }
+    case 'default': {
+      noChecks(def, path);
+      if (!field) throw refuse(path, '.default() outside an object field', 'a shorn default fills a missing field');
+      const of = convert(def.innerType, path, cx, false);
+      return t.default(of, def.defaultValue);
+    }
+    case 'lazy':
+      return convert(def.getter(), path, cx, field);
+    case 'pipe': {
+      const kind = (side) => definition(def[side], path).type;
+      const what = kind('out') === 'transform' ? '.transform()' : kind('in') === 'transform' ? 'z.preprocess()' : '.pipe()';
+      throw refuse(path, what, 'shorn encodes and decodes values as they are; a transform would be lost');
+    }
+    default:
+      throw refuse(path, zodName(def), 'shorn has no such type');
+  }
+}
+
+function string(def, path) {
+  const options = {};
+  for (const c of checksOf(def)) {
+    switch (c.check) {
+      case 'min_length':
+        options.minLength = Math.max(options.minLength ?? 0, c.minimum);
+        break;
+      case 'max_length':
+        options.maxLength = Math.min(options.maxLength ?? Infinity, c.maximum);
+        break;
+      case 'length_equals':
+        options.minLength = Math.max(options.minLength ?? 0, c.length);
+        options.maxLength = Math.min(options.maxLength ?? Infinity, c.length);
+        break;
+      case 'string_format':
+        if (c.format === 'regex') {
+          if (options.pattern !== undefined) throw refuse(path, 'a second .regex()', 'a shorn string has one pattern');
+          if (!/^[gd]*$/.test(c.pattern.flags)) throw refuse(path, `.regex(${c.pattern})`, 'a shorn pattern has no flags (g and d aside)');
+          options.pattern = c.pattern.source;
+        } else {
+          const { format, pattern } = stringFormat(c, path);
+          if (pattern !== undefined) {
+            if (options.pattern !== undefined) throw refuse(path, `${checkName(c)} with another pattern`, 'a shorn string has one pattern');
+            options.pattern = pattern;
+          } else {
+            if (options.format !== undefined && options.format !== format) throw refuse(path, `${checkName(c)} after z.${options.format}()`, 'a shorn string has one format');
+            options.format = format;
+          }
+        }
+        break;
+      default:
+        throw refuse(path, `${checkName(c)} on z.string()`, 'shorn has no such constraint');
+    }
+  }
+  if (options.minLength !== undefined && options.maxLength !== undefined && options.minLength > options.maxLength) {
+    throw refuse(path, 'z.string() with a minimum length over its maximum', 'no string has it');
+  }
+  return t.string(Object.keys(options).length > 0 ? options : undefined);
+}
+
+// What Zod string format `c` is in shorn: `{ format }`, or `{ pattern }` (see ZOD_SOURCES).
+function stringFormat(c, path) {
+  switch (c.format) {
+    case 'email':
+    case 'uuid':
+    case 'ipv4':
+    case 'datetime':
+      if (c.pattern.source === ZOD_SOURCES[c.format] && c.pattern.flags === '') return { format: c.format };
+      if (c.pattern.flags !== '') throw refuse(path, `z.${c.format}() with pattern ${c.pattern}`, 'a shorn pattern has no flags');
+      return { pattern: c.pattern.source };
+    case 'ipv6':
+      // Zod checks an IPv6 address with the URL parser whatever else it is given.
+      return { format: 'ipv6' };
+    case 'url':
+      if (c.hostname !== undefined || c.protocol !== undefined || 'normalize' in c) {
+        throw refuse(path, 'z.url() with hostname, protocol or normalize', "shorn's url format is z.url() as it comes");
+      }
+      return { format: 'url' };
+    default:
+      if (FORMAT_METHODS[c.format]) throw refuse(path, `${FORMAT_METHODS[c.format]} on z.string()`, 'shorn has no such constraint');
+      throw refuse(path, `z.${c.format}()`, 'shorn has the string formats email, uuid, url, datetime, ipv4 and ipv6');
+  }
+}
+
+// The next float64 above `x` (for an exclusive bound).
+function nextUp(x) {
+  if (x === 0) return Number.MIN_VALUE;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  view.setBigUint64(0, x > 0 ? bits + 1n : bits - 1n);
+  return view.getFloat64(0);
+}
+const nextDown = (x) => -nextUp(-x);
+
+// The next float32 above `x`: the float32 nearest `x` if it is above, else the one after.
+function nextUp32(x) {
+  const f = Math.fround(x);
+  if (f > x) return f;
+  const bits = new Float32Array([f === 0 ? 0 : f]);
+  const u = new Uint32Array(bits.buffer);
+  if (f === 0) u[0] = 1;
+  else if (f > 0) u[0]++;
+  else u[0]--;
+  return bits[0];
+}
+const nextDown32 = (x) => -nextUp32(-x);
+
+const INT_TYPES = {
+  safeint: ['int', -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  int32: ['int32', -2147483648, 2147483647],
+  uint32: ['uint32', 0, 4294967295],
+};
+
+function number(def, path) {
+  const checks = checksOf(def);
+  const formats = new Set(checks.filter((c) => c.check === 'number_format').map((c) => c.format));
+  if (formats.has('int32') && formats.has('uint32')) throw refuse(path, 'z.int32() and z.uint32() together', 'pick one');
+  const intFormat = ['int32', 'uint32', 'safeint'].find((f) => formats.has(f));
+  if (intFormat !== undefined && formats.has('float32')) throw refuse(path, 'z.float32() with an integer format', 'pick one');
+  const float32 = intFormat === undefined && formats.has('float32');
+  let min = -Infinity;
+  let max = Infinity;
+  let multipleOf;
+  for (const c of checks) {
+    switch (c.check) {
+      case 'number_format':
+        break;
+      case 'greater_than': {
+        let bound = c.value;
+        if (intFormat !== undefined) bound = c.inclusive ? Math.ceil(bound) : Math.floor(bound) + 1;
+        else if (!c.inclusive) bound = float32 ? nextUp32(bound) : nextUp(bound);
+        min = Math.max(min, bound);
+        break;
+      }
+      case 'less_than': {
+        let bound = c.value;
+        if (intFormat !== undefined) bound = c.inclusive ? Math.floor(bound) : Math.ceil(bound) - 1;
+        else if (!c.inclusive) bound = float32 ? nextDown32(bound) : nextDown(bound);
+        max = Math.min(max, bound);
+        break;
+      }
+      case 'multiple_of':
+        if (intFormat === undefined) throw refuse(path, '.multipleOf() on a float', 'shorn has multipleOf for integers (z.int(), z.int32(), z.uint32())');
+        if (!Number.isSafeInteger(c.value) || c.value === 0) throw refuse(path, `.multipleOf(${c.value})`, 'an integer divisor other than 0');
+        if (multipleOf !== undefined) throw refuse(path, 'a second .multipleOf()', 'a shorn integer has one divisor');
+        multipleOf = Math.abs(c.value);
+        break;
+      default:
+        throw refuse(path, `${checkName(c)} on z.number()`, 'shorn has no such constraint');
+    }
+  }
+  let type;
+  let lo;
+  let hi;
+  if (intFormat !== undefined) [type, lo, hi] = INT_TYPES[intFormat];
+  else if (float32) [type, lo, hi] = ['float32', -FLOAT32_MAX, FLOAT32_MAX];
+  else [type, lo, hi] = ['float64', -Number.MAX_VALUE, Number.MAX_VALUE];
+  if (min > hi || max < lo || min > max) throw refuse(path, `z.number() with bounds no ${type} meets`, `from ${min} to ${max}`);
+  const options = {};
+  // Integers: bounds beyond the type's own range say nothing more. Floats: Zod's number
+  // refuses NaN and the infinities, and so do bounds, so a float has both.
+  if (min > lo || intFormat === undefined) options.min = Math.max(min, lo);
+  if (max < hi || intFormat === undefined) options.max = Math.min(max, hi);
+  if (multipleOf !== undefined && multipleOf !== 1) options.multipleOf = multipleOf;
+  return t[type](Object.keys(options).length > 0 ? options : undefined);
+}
+
+const BIGINT_TYPES = {
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+};
+
+function bigint(def, path) {
+  const checks = checksOf(def);
+  const formats = new Set(checks.filter((c) => c.check === 'bigint_format').map((c) => c.format));
+  if (formats.size !== 1) {
+    throw refuse(path, formats.size === 0 ? 'z.bigint() without a 64-bit format' : 'z.int64() and z.uint64() together', 'use z.int64() or z.uint64(): shorn holds 64-bit integers');
+  }
+  const [type] = formats;
+  const [lo, hi] = BIGINT_TYPES[type];
+  let min = lo;
+  let max = hi;
+  let multipleOf;
+  for (const c of checks) {
+    switch (c.check) {
+      case 'bigint_format':
+        break;
+      case 'greater_than': {
+        const bound = c.inclusive ? c.value : c.value + 1n;
+        if (bound > min) min = bound;
+        break;
+      }
+      case 'less_than': {
+        const bound = c.inclusive ? c.value : c.value - 1n;
+        if (bound < max) max = bound;
+        break;
+      }
+      case 'multiple_of':
+        if (c.value === 0n) throw refuse(path, '.multipleOf(0n)', 'no bigint is a multiple of 0');
+        multipleOf = c.value < 0n ? -c.value : c.value;
+        break;
+      default:
+        throw refuse(path, `${checkName(c)} on z.${type}()`, 'shorn has no such constraint');
+    }
+  }
+  if (min > max) throw refuse(path, `z.${type}() with bounds no value meets`, `from ${min} to ${max}`);
+  const options = {};
+  if (min > lo) options.min = min;
+  if (max < hi) options.max = max;
+  if (multipleOf !== undefined && multipleOf !== 1n) {
+    if (multipleOf > 2n ** 64n - 1n) throw refuse(path, `.multipleOf(${multipleOf}n)`, 'a divisor of at most 2^64 - 1');
+    options.multipleOf = multipleOf;
+  }
+  return t[type](Object.keys(options).length > 0 ? options : undefined);
+}
+
+function enumeration(def, path) {
+  noChecks(def, path);
+  const values = Object.values(def.entries);
+  if (!values.every((v) => typeof v === 'string')) throw refuse(path, 'z.enum() of numbers', 'a shorn enum is of strings; use z.literal() values in a z.union()');
+  return t.enum(values);
+}
+
+function literalOf(v, path) {
+  if (typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v))) return t.literal(v);
+  throw refuse(path, `z.literal(${typeof v === 'bigint' ? `${v}n` : String(v)})`, 'a shorn literal is a string, a finite number, a boolean or null');
+}
+
+function literal(def, path) {
+  noChecks(def, path);
+  const values = [...def.values];
+  if (values.length === 1) return literalOf(values[0], path);
+  return t.union(values.map((v) => literalOf(v, path)));
+}
+
+// Length or count constraints of an array or map: `minKey` and `maxKey` of shorn, from
+// Zod's min/max checks (`exact` the check that sets both).
+function counts(def, path, minKey, maxKey) {
+  const options = {};
+  const set = (key, v, pick) => {
+    if (key === null) throw refuse(path, `a minimum size on ${zodName(def)}`, 'a shorn map has maxEntries only');
+    options[key] = options[key] === undefined ? v : pick(options[key], v);
+  };
+  for (const c of checksOf(def)) {
+    switch (c.check) {
+      case 'min_length':
+      case 'min_size':
+        set(minKey, c.minimum, Math.max);
+        break;
+      case 'max_length':
+      case 'max_size':
+        set(maxKey, c.maximum, Math.min);
+        break;
+      case 'length_equals':
+      case 'size_equals': {
+        const n = c.length ?? c.size;
+        set(minKey, n, Math.max);
+        set(maxKey, n, Math.min);
+        break;
+      }
+      default:
+        throw refuse(path, `${checkName(c)} on ${zodName(def)}`, 'shorn has no such constraint');
+    }
+  }
+  return Object.keys(options).length > 0 ? options : undefined;
+}
+
+function record(def, path, cx) {
+  noChecks(def, path);
+  const key = definition(def.keyType, path);
+  if (key.type !== 'string' || checksOf(key).length > 0) {
+    throw refuse(path, `z.record() with keys of ${key.type === 'string' ? 'a constrained z.string()' : zodName(key)}`, 'a shorn record has any string keys: z.record(z.string(), ...)');
+  }
+  return t.record(convert(def.valueType, `${path}[]`, cx, false));
+}
+
+function union(def, path, cx) {
+  noChecks(def, path);
+  const variants = def.options.map((option) => convert(option, path, cx, false));
+  if (def.discriminator !== undefined) return t.discriminatedUnion(def.discriminator, variants);
+  if (def.inclusive === false) throw refuse(path, 'z.xor()', 'a shorn union takes the first variant that fits');
+  return t.union(variants);
+}
+
+function object(def, path, cx) {
+  noChecks(def, path);
+  let strict = false;
+  if (def.catchall !== undefined) {
+    const rest = definition(def.catchall, path).type;
+    if (rest !== 'never') {
+      throw refuse(path, rest === 'unknown' ? 'z.looseObject() (or .passthrough())' : 'z.object().catchall()', 'shorn keeps only the fields it names; unknown keys would be lost');
+    }
+    strict = true;
+  }
+  const fields = {};
+  // Own keys in order; reading a key runs a getter (Zod's recursive shapes) once.
+  for (const name of Object.keys(def.shape)) {
+    Object.defineProperty(fields, name, {
+      value: convert(def.shape[name], path + pathKey(name), cx, true),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return t.object(fields, { strict });
+}
+
+module.exports = { fromZod };
