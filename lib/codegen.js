@@ -324,6 +324,7 @@ function generate(descriptor, info, G, overrides = null) {
   // large keep coming, and given back after the first call that needs less than a quarter
   // of it (decode does the same natively: src/binding.rs, decode_bytes).
   const source = `'use strict';
+const NewArray = rt.NewArray;
 ${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, bytes: null };' : ''}
 ${g.functions.join('\n')}
 function marshal(v) {
@@ -408,6 +409,7 @@ function generateFrames(descriptor, info, G, overrides = null) {
   const result = g.take(descriptor);
   const views64 = info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : '';
   const source = `'use strict';
+const NewArray = rt.NewArray;
 ${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, bytes: null };' : ''}
 ${g.functions.join('\n')}
 function decodeFrames(bytes, start$, max$, checksum$, out$, at$) {

@@ -42,6 +42,8 @@ const Uint8ArrayClass = Uint8Array;
 const dateGetTime = Date.prototype.getTime;
 const { isDate, isMap } = util.types;
 const ObjectPrototype = Object.prototype;
+// Generated decode makes arrays of a known length with it (lib/types/array.js).
+const NewArray = Array;
 const getPrototypeOf = Object.getPrototypeOf;
 
 /** The class name of typed array `x` ('Uint8Array' for a Buffer), or undefined. */
@@ -379,6 +381,7 @@ const frameDecoders = new WeakMap();
 
 module.exports = {
   ObjectPrototype,
+  NewArray,
   frameDecoders,
   native,
   state,

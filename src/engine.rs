@@ -11,7 +11,7 @@ use crate::codec::{
     EncodeInput, Error, ErrorKind, LimitKind, Reader, Result, Segment, TapeIn, TapeOut, TextBuffer,
     Violation, Writer,
 };
-use crate::program::{Keys, Op, Program, MAX_JS_STRING_LENGTH};
+use crate::program::{Keys, Op, Program, Step, MAX_JS_STRING_LENGTH};
 use crate::types::keys::{key_text, KeySet};
 use crate::types::{
     array, boolean, bytes, date, enumeration, float, int64, integer, json, optional, string,
@@ -35,12 +35,23 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
     while pc < end {
         let step = &p.steps[pc];
         let r = match step.op {
-            Op::Array { end: items_end, .. } => {
+            Op::Array {
+                end: items_end,
+                leaves,
+                ..
+            } => {
                 let count = e.t.count(u32::MAX).map_err(|err| err.at(&step.path))?;
                 e.w.varint(count);
-                for i in 0..count {
-                    encode_block(e, p, pc + 1, items_end as usize)
-                        .map_err(|err| err.within_index(i).at(&step.path))?;
+                let items = &p.steps[pc + 1..items_end as usize];
+                if leaves {
+                    encode_leaf_items(e, items, count).map_err(|(i, k, err)| {
+                        err.at(&items[k].path).within_index(i).at(&step.path)
+                    })?;
+                } else {
+                    for i in 0..count {
+                        encode_block(e, p, pc + 1, items_end as usize)
+                            .map_err(|err| err.within_index(i).at(&step.path))?;
+                    }
                 }
                 pc = items_end as usize;
                 continue;
@@ -99,6 +110,50 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
         pc += 1;
     }
     Ok(())
+}
+
+/// The failed item of an array of leaves: its index, the item step (within the item),
+/// and the leaf's error.
+type ItemError = (u32, usize, Error);
+
+/// Encodes `count` items of an array whose item steps are all leaves, without running a
+/// block per item; an array of one leaf type loops over that type's code alone (mesh
+/// encode: the arrays of numbers). Same bytes and errors as `encode_block` per item.
+fn encode_leaf_items(
+    e: &mut Encoding,
+    items: &[Step],
+    count: u32,
+) -> std::result::Result<(), ItemError> {
+    fn each(
+        e: &mut Encoding,
+        count: u32,
+        leaf: impl Fn(&mut Encoding) -> Result<()>,
+    ) -> std::result::Result<(), ItemError> {
+        for i in 0..count {
+            leaf(e).map_err(|err| (i, 0, err))?;
+        }
+        Ok(())
+    }
+    match items {
+        [item] => match item.op {
+            Op::Float64 => each(e, count, float::encode_float64),
+            Op::Float32 => each(e, count, float::encode_float32),
+            Op::Uint8 => each(e, count, integer::encode_uint8),
+            Op::Uint16 | Op::Uint32 => each(e, count, integer::encode_unsigned),
+            Op::Int16 | Op::Int32 => each(e, count, integer::encode_signed),
+            Op::Int => each(e, count, integer::encode_int),
+            Op::String => each(e, count, string::encode),
+            op => each(e, count, |e| encode_leaf(e, op)),
+        },
+        _ => {
+            for i in 0..count {
+                for (k, item) in items.iter().enumerate() {
+                    encode_leaf(e, item.op).map_err(|err| (i, k, err))?;
+                }
+            }
+            Ok(())
+        }
+    }
 }
 
 /// A constrained leaf on encode: its own op (JS checked the constraints as it wrote the
@@ -363,6 +418,7 @@ fn decode_block(d: &mut Decoding, p: &Program, start: usize, end: usize) -> Resu
                 end: items_end,
                 min_item_bytes,
                 item_cost,
+                leaves,
             } => {
                 let offset = d.r.offset();
                 let count = d
@@ -373,9 +429,16 @@ fn decode_block(d: &mut Decoding, p: &Program, start: usize, end: usize) -> Resu
                     })
                     .map_err(|err| err.at(&step.path))?;
                 d.out.push(count as f64);
-                for i in 0..count {
-                    decode_block(d, p, pc + 1, items_end as usize)
-                        .map_err(|err| err.within_index(i).at(&step.path))?;
+                let items = &p.steps[pc + 1..items_end as usize];
+                if leaves {
+                    decode_leaf_items(d, items, count).map_err(|(i, k, err)| {
+                        err.at(&items[k].path).within_index(i).at(&step.path)
+                    })?;
+                } else {
+                    for i in 0..count {
+                        decode_block(d, p, pc + 1, items_end as usize)
+                            .map_err(|err| err.within_index(i).at(&step.path))?;
+                    }
                 }
                 pc = items_end as usize;
                 continue;
@@ -506,6 +569,47 @@ fn decode_leaf(d: &mut Decoding, op: Op) -> Result<()> {
         | Op::Call { .. }
         | Op::Checked { .. }
         | Op::Count { .. } => unreachable!("control steps are run by the block"),
+    }
+}
+
+/// Decodes `count` items of an array whose item steps are all leaves, without running a
+/// block per item; an array of one leaf type loops over that type's code alone (mesh
+/// decode: the arrays of numbers). Same slots and errors as `decode_block` per item.
+fn decode_leaf_items(
+    d: &mut Decoding,
+    items: &[Step],
+    count: u32,
+) -> std::result::Result<(), ItemError> {
+    fn each(
+        d: &mut Decoding,
+        count: u32,
+        leaf: impl Fn(&mut Decoding) -> Result<()>,
+    ) -> std::result::Result<(), ItemError> {
+        for i in 0..count {
+            leaf(d).map_err(|err| (i, 0, err))?;
+        }
+        Ok(())
+    }
+    match items {
+        [item] => match item.op {
+            Op::Float64 => each(d, count, float::decode_float64),
+            Op::Float32 => each(d, count, float::decode_float32),
+            Op::Uint8 => each(d, count, integer::decode_uint8),
+            Op::Uint16 => each(d, count, integer::decode_uint16_item),
+            Op::Uint32 => each(d, count, integer::decode_uint32),
+            Op::Int32 => each(d, count, integer::decode_int32),
+            Op::Int => each(d, count, integer::decode_int),
+            Op::String => each(d, count, string::decode),
+            op => each(d, count, |d| decode_leaf(d, op)),
+        },
+        _ => {
+            for i in 0..count {
+                for (k, item) in items.iter().enumerate() {
+                    decode_leaf(d, item.op).map_err(|err| (i, k, err))?;
+                }
+            }
+            Ok(())
+        }
     }
 }
 

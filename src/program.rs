@@ -45,10 +45,13 @@ pub enum Op {
     Json,
     /// A count, then the steps `here + 1 .. end` once per item. `item_cost` is each
     /// item's estimated JS heap bytes, charged against `max_decoded_bytes` by count.
+    /// `leaves`: every item step is a leaf (`Op::is_leaf`), so the engine runs the items
+    /// in one loop, without a block per item.
     Array {
         end: u32,
         min_item_bytes: u32,
         item_cost: u32,
+        leaves: bool,
     },
     /// A count, then per entry the key's steps `here + 1 .. key_end` and the value's
     /// `key_end .. end` (records and maps).
@@ -86,6 +89,23 @@ pub enum Op {
         min: u32,
         max: u32,
     },
+}
+
+impl Op {
+    /// A value read or written by its type's own code (`engine::decode_leaf`,
+    /// `engine::encode_leaf`), with no steps of its own and no rule of the program.
+    pub fn is_leaf(self) -> bool {
+        !matches!(
+            self,
+            Op::Array { .. }
+                | Op::Entries { .. }
+                | Op::Presence { .. }
+                | Op::Branch { .. }
+                | Op::Call { .. }
+                | Op::Checked { .. }
+                | Op::Count { .. }
+        )
+    }
 }
 
 /// The constraints of a value (docs/FORMAT.md, "Constraints"), as data; each type's module

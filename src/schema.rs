@@ -301,7 +301,8 @@ mod tests {
                     end: 3,
                     min_item_bytes: 1,
                     // 11 for the item's slot, 24 + 8 for the object, 40 for its string.
-                    item_cost: 83
+                    item_cost: 83,
+                    leaves: true
                 },
                 Op::String,
                 Op::Presence { end: 5, cost: 40 },
@@ -357,7 +358,8 @@ mod tests {
                 Op::Array {
                     end: 4,
                     min_item_bytes: 2,
-                    item_cost: 11
+                    item_cost: 11,
+                    leaves: false
                 },
                 Op::Call { block: 0 },
             ]

@@ -90,9 +90,12 @@ module.exports = [
       const n = g.fresh('n');
       const k = g.fresh('k');
       const v = g.fresh('a');
-      g.dec.push(`const ${n} = T[i++];`, `const ${v} = [];`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
+      // Made at its length and filled by index: half the time of push() on arrays of 3 to
+      // 200,000 numbers (mesh decode). The count was checked natively against the bytes
+      // left, so it is no bigger than the message. `NewArray` is Array, captured at load.
+      g.dec.push(`const ${n} = T[i++];`, `const ${v} = new NewArray(${n});`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
       const item = g.take(d.items);
-      g.dec.push(`${v}.push(${item});`, '}');
+      g.dec.push(`${v}[${k}] = ${item};`, '}');
       return v;
     },
     // A loop, not every(): every() skips holes, which made a sparse array of length 2^32 - 1

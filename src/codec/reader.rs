@@ -2,7 +2,7 @@
 //! `Truncated` with the offset and the shortfall, so no length from outside is trusted.
 
 use super::error::{Error, Result};
-use super::varint::{read_varint, read_varint64};
+use super::varint::{read_varint, read_varint2, read_varint64};
 
 pub struct Reader<'a> {
     input: &'a [u8],
@@ -48,6 +48,14 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn varint(&mut self) -> Result<u32> {
         let (value, len) = read_varint(&self.input[self.pos..], self.pos)?;
+        self.pos += len;
+        Ok(value)
+    }
+
+    /// `varint`, with two-byte values read inline (`read_varint2`).
+    #[inline(always)]
+    pub fn varint2(&mut self) -> Result<u32> {
+        let (value, len) = read_varint2(&self.input[self.pos..], self.pos)?;
         self.pos += len;
         Ok(value)
     }

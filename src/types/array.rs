@@ -88,11 +88,17 @@ pub fn lower(lw: &mut Lower, items: &Node, min_item_bytes: u32) {
         end: 0,
         min_item_bytes,
         item_cost,
+        leaves: false,
     });
     lw.frame(items);
+    let end = lw.here();
+    let leaves = lw.steps[at + 1..end as usize]
+        .iter()
+        .all(|s| s.op.is_leaf());
     lw.steps[at].op = Op::Array {
-        end: lw.here(),
+        end,
         min_item_bytes,
         item_cost,
+        leaves,
     };
 }

@@ -220,6 +220,19 @@ pub fn decode_int8(d: &mut Decoding) -> Result<()> {
     Ok(())
 }
 
+/// `decode_uint16` for the items of an array of uint16 (`engine::decode_leaf_items`): most
+/// are two-byte varints, read inline.
+#[inline(always)]
+pub fn decode_uint16_item(d: &mut Decoding) -> Result<()> {
+    let offset = d.r.offset();
+    let v = d.r.varint2()?;
+    if v > u16::MAX as u32 {
+        return Err(Error::malformed(offset, Fault::VarintOutOfRange));
+    }
+    d.out.push(v as f64);
+    Ok(())
+}
+
 #[inline(always)]
 pub fn decode_uint16(d: &mut Decoding) -> Result<()> {
     let offset = d.r.offset();
