@@ -21,7 +21,7 @@ URL.canParse = function canParseSlowly(input) {
   }
 };
 const { z } = require('zod');
-const { shorn, MODES, compileMode } = require('./helpers');
+const { shorn, MODES, compileMode, mulberry32: random } = require('./helpers');
 
 const { t } = shorn;
 
@@ -34,17 +34,6 @@ const ZOD = {
   ipv6: z.ipv6(),
 };
 
-// mulberry32, as the benchmark's fixtures use.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Valid examples and near misses per format, then characters mutations draw from.
 const SEEDS = {

@@ -14,22 +14,11 @@ const path = require('node:path');
 const { t, compile, ShornError } = require('..');
 const rt = require('../lib/runtime');
 const framing = require('../lib/framing');
-const { MODES, compileMode, fromGolden, fromHex } = require('./helpers');
+const { MODES, compileMode, fromGolden, fromHex, mulberry32: prng } = require('./helpers');
 const { CORPORA, loadCorpus } = require('../benchmark/corpora');
 
 const golden = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'tests', 'golden.json'), 'utf8'));
 
-// mulberry32: deterministic values.
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `bytes` as chunks of `size`, each a view at an odd offset of a larger ArrayBuffer. */
 function chunked(bytes, size) {

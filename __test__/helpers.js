@@ -360,7 +360,20 @@ ${body}
   return JSON.parse(child.stdout);
 }
 
+// mulberry32 (as benchmark/fixtures.js): deterministic values in [0, 1) from a seed.
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 module.exports = {
+  mulberry32,
   shorn,
   golden,
   DECODE_CODES,
