@@ -138,7 +138,7 @@ function decodeIssues(m, e, bytes, unconstrainedDecode) {
     if (!(again instanceof ShornError)) throw again;
     return [first, issueOfError(again, true)];
   }
-  const issues = m.issues(value).map((x) => {
+  const issues = m.issues(value, undefined, true).map((x) => {
     const issue = issueOfError(x, false);
     const prefix = `${issue.path}: `;
     if (issue.message.startsWith(prefix)) issue.message = `invalid value (${issue.path}): ${issue.message.slice(prefix.length)}`;
@@ -180,7 +180,7 @@ function checkDescriptor(descriptor, m) {
     if (d && d.type === 'default') {
       const value = m.defaultValue(d);
       if (!m.test(d.of, value)) {
-        const [why] = m.issues(value, d.of);
+        const [why] = m.issues(value, d.of, true);
         const detail = why === undefined ? `expected ${m.expected(d.of)}` : why.path === '$' ? why.message.slice(3) : why.message;
         throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: the default does not fit its type (${detail})`, { path });
       }
@@ -375,7 +375,7 @@ function checkingFrames(m, decodeFrames) {
 }
 
 function readerViolation(m, value) {
-  const [first] = m.issues(value);
+  const [first] = m.issues(value, undefined, true);
   const path = typeof first.path === 'string' ? first.path : '$';
   const prefix = `${path}: `;
   const message = first.message.startsWith(prefix) ? `invalid value (${path}): ${first.message.slice(prefix.length)}` : first.message;

@@ -305,12 +305,13 @@ describe('codec.check', () => {
         result.issues.map((i) => [i.path, i.code]),
         [
           ['$.name', 'too_big'],
-          ['$.name', 'invalid_format'],
           ['$.age', 'invalid_type'],
           ['$.tags', 'too_big'],
           ['$.nick', 'too_small'],
           ['$.extra', 'unrecognized_keys'],
           ['$.more', 'unrecognized_keys'],
+          // The native side checks an email on encode, after everything JS checks.
+          ['$.name', 'invalid_format'],
         ],
       );
       const e = assertShornError(() => codec.encode(value), { code: 'ERR_SHORN_INVALID' });
@@ -342,6 +343,73 @@ describe('codec.check', () => {
         assert.equal(result.issues[0].path, e.path);
       }
       assert.equal(codec.check({ s: 'a', r: {}, u: null }).issues[0].code, 'invalid_union');
+    });
+
+    test(`${mode.name}: encode meets the native side's checks after JS's, and check lists them in that order`, () => {
+      const codec = compileMode(
+        t.object({
+          s: t.string(),
+          e: t.string({ format: 'email' }),
+          u: t.string({ format: 'uuid' }),
+          p: t.string({ format: 'email', pattern: '^a' }),
+          r: t.record(t.string({ format: 'ipv4', maxLength: 15 })),
+          b: t.bool(),
+        }),
+        mode,
+      );
+      const good = { s: 'x', e: 'a@b.co', u: '123e4567-e89b-12d3-a456-426614174000', p: 'a@b.co', r: { 'a b': '10.0.0.1' }, b: true };
+      assert.deepStrictEqual(codec.decode(codec.encode(good)), good);
+      const cases = [
+        // Only the native side refuses: its error, with the path and the issue code.
+        [{ ...good, e: 'nope' }, [['$.e', 'invalid_format']], '$.e: expected string of format email, found string "nope"'],
+        [{ ...good, r: { 'a b': '10.0.0.256' } }, [['$.r["a b"]', 'invalid_format']], '$.r["a b"]: expected string of format ipv4, found string "10.0.0.256"'],
+        // JS's refusals come first, whatever their place in the schema.
+        [
+          { ...good, s: 'a\ud800', e: 'nope', u: 'no', b: 'yes' },
+          [
+            ['$.b', 'invalid_type'],
+            ['$.s', 'invalid_type'],
+            ['$.e', 'invalid_format'],
+            ['$.u', 'invalid_format'],
+          ],
+          '$.b: expected boolean, found string "yes"',
+        ],
+        // A length is JS's; the format of the same string stays the native side's.
+        [
+          { ...good, e: 'nope', r: { k: '1111111111111111' } },
+          [
+            ['$.r.k', 'too_big'],
+            ['$.e', 'invalid_format'],
+            ['$.r.k', 'invalid_format'],
+          ],
+          '$.r.k: expected string of at most 15 code points, found string "1111111111111111" (16 code points)',
+        ],
+        // With a pattern, JS checks the format too, in place: lengths, format, pattern.
+        [
+          { ...good, e: 'nope', p: 'nope' },
+          [
+            ['$.p', 'invalid_format'],
+            ['$.p', 'invalid_format'],
+            ['$.e', 'invalid_format'],
+          ],
+          '$.p: expected string of format email, found string "nope"',
+        ],
+      ];
+      for (const [value, issues, message] of cases) {
+        const e = assertShornError(() => codec.encode(value), { code: 'ERR_SHORN_INVALID', message });
+        const result = codec.check(value);
+        assert.deepStrictEqual(
+          result.issues.map((i) => [i.path, i.code]),
+          issues,
+        );
+        assert.equal(result.issues[0].message, e.message);
+        assert.equal(result.issues[0].path, e.path);
+        assert.equal(e.offset, undefined);
+      }
+      // A union's test checks the format in JS: a value whose email is bad is no variant's.
+      const u = compileMode(t.union([t.string({ format: 'email' }), t.uint8()]), mode);
+      assert.equal(u.check('nope').issues[0].code, 'invalid_format');
+      assertShornError(() => u.encode('nope'), { code: 'ERR_SHORN_INVALID', message: '$: expected string of format email, found string "nope"' });
     });
 
     test(`${mode.name}: a union takes the first variant whose constraints a value meets`, () => {

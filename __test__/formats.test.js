@@ -190,11 +190,12 @@ for (const name of Object.keys(FORMATS)) {
   });
 }
 
-// On decode the Rust core checks email, uuid, ipv4 and datetime itself (src/types/formats.rs)
-// and JS the others: every generated and tricky string is decoded by both marshallers and
-// judged as zod judges it, with the message JS's describe would give.
+// On encode and decode the Rust core checks email, uuid, ipv4 and datetime itself
+// (src/types/formats.rs) and JS the others: every generated and tricky string is encoded
+// and decoded by both marshallers and judged as zod judges it, with the message JS's
+// describe would give.
 for (const name of Object.keys(FORMATS)) {
-  test(`format ${name}: decode judges every string as zod does, in both marshallers`, () => {
+  test(`format ${name}: encode and decode judge every string as zod does, in both marshallers`, () => {
     const { describe: show } = require('../lib/errors');
     const strings = [...cases(name, COUNT), ...TRICKY[name]].filter((s) => s.isWellFormed());
     const plain = compileMode(t.string(), MODES[0]);
@@ -203,8 +204,14 @@ for (const name of Object.keys(FORMATS)) {
       for (const s of strings) {
         const bytes = plain.encode(s);
         if (ZOD[name].safeParse(s).success) {
+          assert.deepStrictEqual(codec.encode(s), bytes, `${mode.name} ${name} ${JSON.stringify(s)}`);
           assert.equal(codec.decode(bytes), s, `${mode.name} ${name} ${JSON.stringify(s)}`);
         } else {
+          assert.throws(
+            () => codec.encode(s),
+            (e) => e.code === 'ERR_SHORN_INVALID' && e.path === '$' && e.message === `$: expected string of format ${name}, found ${show(s)}`,
+            `${mode.name} encode ${name} ${JSON.stringify(s)}`,
+          );
           assert.throws(
             () => codec.decode(bytes),
             (e) => e.code === 'ERR_SHORN_INVALID' && e.offset === 0 && e.path === '$' && e.message === `invalid value at offset 0 ($): expected string of format ${name}, found ${show(s)}`,

@@ -125,14 +125,17 @@ class Marshaller {
 
   /**
    * Every issue of `value` (`codec.check`): an encode that records each value's error
-   * and goes on with the next, on a tape of its own.
+   * and goes on with the next, on a tape of its own. In the order encode meets them (what
+   * the native side checks comes last), or in schema order when `schemaOrder` (the order
+   * decode meets them in a message).
    */
-  issues(value, d = this.descriptor) {
+  issues(value, d = this.descriptor, schemaOrder = false) {
     const c = new Encoder(this, new Float64Array(64), 0, '', []);
     c.scratch = true;
     c.issues = [];
+    if (schemaOrder) c.late = null;
     c.put(d, value);
-    return c.issues;
+    return c.late === null ? c.issues : [...c.issues, ...c.late];
   }
 
   encoder(T, i, S, B) {
@@ -179,6 +182,8 @@ class Marshaller {
       c.segments.push(path.slice(1));
       c.scratch = true;
       c.depth = depth;
+      // Looking for a variant's error: every check of its values is JS's, in place.
+      c.late = null;
       // Collecting for `check`: every issue of that variant, the first one thrown.
       if (owner !== null && Array.isArray(owner.issues)) c.issues = [];
       try {
@@ -266,6 +271,10 @@ class Encoder {
     // the value whose first error is being thrown.
     this.issues = null;
     this.pending = [];
+    // What the native side checks after JS (a string's native format, a lone surrogate):
+    // for `check`, those issues, listed after all others as encode meets them
+    // (docs/FORMAT.md, "Issues"). null: JS checks them in place (a union's error).
+    this.late = [];
   }
 
   put(d, x, shown = d) {
@@ -283,10 +292,13 @@ class Encoder {
     }
   }
 
-  /** The error for `x` breaking constraints of `d` (when collecting, the others wait). */
-  violated(d, x) {
+  /**
+   * The error for `x` breaking constraints of `d` (when collecting, the others wait);
+   * without a string's format when `format` is false (the native side checks it).
+   */
+  violated(d, x, format = true) {
     const at = this.path();
-    const [first, ...rest] = def(d).violations(d, x);
+    const [first, ...rest] = def(d).violations(d, x, format);
     if (this.issues !== null) this.pending.push(...rest.map((broken) => violation(at, broken)));
     return (this.thrown = violation(at, first));
   }
@@ -315,7 +327,7 @@ class Encoder {
 
   string(x) {
     // The native side refuses lone surrogates on encode; `check` must say so itself.
-    if (this.issues !== null && !x.isWellFormed()) this.issues.push(loneSurrogate(this.path(), x));
+    if (this.issues !== null && !x.isWellFormed()) (this.late ?? this.issues).push(loneSurrogate(this.path(), x));
     if (this.strings !== null) this.strings.push(x);
     else this.S += x;
     this.write(x.length);

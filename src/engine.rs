@@ -15,7 +15,7 @@ use crate::program::{Keys, Op, Program, Step, MAX_JS_STRING_LENGTH};
 use crate::types::keys::{key_text, KeySet};
 use crate::types::{
     array, boolean, bytes, date, enumeration, float, int64, integer, json, optional, string,
-    typed_array, union, verify, Decoding, Encoding,
+    typed_array, union, verify, verify_encoded, Decoding, Encoding,
 };
 
 /// Encodes the marshalled message into `w` (appending).
@@ -65,10 +65,20 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 let count = e.t.count(u32::MAX).map_err(|err| err.at(&step.path))?;
                 e.w.varint(count);
                 for i in 0..count {
+                    let start = e.w.len();
                     encode_block(e, p, pc + 1, key_end as usize)
                         .map_err(|err| entry_path(err, keys, i, 0).at(&step.path))?;
-                    encode_block(e, p, key_end as usize, entries_end as usize)
-                        .map_err(|err| entry_path(err, keys, i, 1).at(&step.path))?;
+                    let key = start..e.w.len();
+                    encode_block(e, p, key_end as usize, entries_end as usize).map_err(|err| {
+                        match keys {
+                            // A record's value is named by its key, as decode names it.
+                            Keys::Record => {
+                                err.within(Segment::Field(key_text(&e.w.as_slice()[key.clone()])))
+                            }
+                            _ => entry_path(err, keys, i, 1),
+                        }
+                        .at(&step.path)
+                    })?;
                 }
                 pc = entries_end as usize;
                 continue;
@@ -156,7 +166,8 @@ fn encode_leaf_items(
     }
 }
 
-/// A constrained leaf on encode: its own op (JS checked the constraints as it wrote the
+/// A constrained leaf on encode: its own op, then the checks the core makes on encode
+/// (`verify_encoded`: a string's native format; JS checked the rest as it wrote the
 /// tape). Out of line and cold, as `decode_checked` and `count`, and given only the step's
 /// index (it reads its rule itself): with a second copy of the leaf match inlined in
 /// `encode_block`, or values of the rule kept live in its loop, schemas without
@@ -167,7 +178,12 @@ fn encode_leaf_items(
 #[cold]
 fn encode_checked(e: &mut Encoding, p: &Program, pc: usize) -> Result<()> {
     match p.steps[pc].op {
-        Op::Checked { rule } => encode_leaf(e, p.rules[rule as usize].op),
+        Op::Checked { rule } => {
+            let rule = &p.rules[rule as usize];
+            let start = e.w.len();
+            encode_leaf(e, rule.op)?;
+            verify_encoded(rule, &e.w.as_slice()[start..])
+        }
         _ => Ok(()),
     }
 }
@@ -202,8 +218,8 @@ fn encode_leaf(e: &mut Encoding, op: Op) -> Result<()> {
 }
 
 /// The path of an error in entry `i`'s key (`part` 0) or value (1): a Map names them as
-/// `[...map][i][0]` and `[...map][i][1]` would; a record names a value by its key, added
-/// by the caller where it is known (`$.scores.ada`), and a key by the record.
+/// `[...map][i][0]` and `[...map][i][1]` would; a record names a value by its key, which
+/// the callers add from the key's bytes (`$.scores.ada`), and a key by the record.
 #[cold]
 fn entry_path(err: Error, keys: Keys, i: u32, part: u32) -> Error {
     match keys {

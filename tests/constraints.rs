@@ -276,7 +276,40 @@ fn email_uuid_ipv4_and_datetime_are_checked_by_the_core_with_the_string_in_the_m
             e.to_string(),
             format!("invalid value at offset 0 ($): expected string of format {format}, found string \"{bad}\"")
         );
+        // On encode too, worded as the JS layer words what it finds on encode.
+        assert!(encode_value(&s, &Value::String(good.into())).is_ok());
+        assert_eq!(
+            encode_value(&s, &Value::String(bad.into())),
+            Err(format!(
+                "$: expected string of format {format}, found string \"{bad}\""
+            ))
+        );
     }
+    // With a pattern beside it, JS checks the format on encode (one string's issues keep
+    // their order), and the core only on decode.
+    let s = compile(r#"{"type":"string","format":"email","pattern":"^a"}"#);
+    assert!(encode_value(&s, &Value::String("nope".into())).is_ok());
+}
+
+#[test]
+fn an_email_the_core_refuses_on_encode_names_its_path_inside_arrays_and_records() {
+    let s = compile(&field(
+        "to",
+        r#"{"type":"array","items":{"type":"record","values":{"type":"string","format":"email"}}}"#,
+    ));
+    let good = Value::String("a@b.co".into());
+    let bad = Value::String("a@b".into());
+    let value = Value::Object(vec![(
+        "to".into(),
+        Value::Array(vec![
+            Value::Object(vec![("x".into(), good.clone())]),
+            Value::Object(vec![("x".into(), good), ("y z".into(), bad)]),
+        ]),
+    )]);
+    assert_eq!(
+        encode_value(&s, &value),
+        Err(r#"$.to[1]["y z"]: expected string of format email, found string "a@b""#.into())
+    );
 }
 
 #[test]

@@ -5,11 +5,13 @@
 //
 // Constraints (docs/FORMAT.md, "string"): `minLength` and `maxLength` in code points,
 // `pattern` (the source of a JS RegExp, tested without flags as Zod tests a RegExp) and
-// `format` (lib/formats.js). JS checks all of them on encode; on decode the native side
-// checks the lengths and the formats email, uuid, ipv4 and datetime, and JS the pattern
-// and the url and ipv6 formats, once the string exists.
+// `format` (lib/formats.js). The formats email, uuid, ipv4 and datetime are checked by the
+// native side, on encode (when the string has no pattern, after everything JS checks:
+// docs/FORMAT.md, "Issues") and on decode; JS checks the rest: the lengths on encode (the
+// native side on decode), and the pattern and the url and ipv6 formats, on encode and once
+// a decoded string exists. `test` (a union's choice of variant) and `check` check all.
 
-const { ShornError, describe } = require('../errors');
+const { ShornError, describe, violation } = require('../errors');
 const { FORMATS } = require('../formats');
 
 const OPTIONS = new Set(['minLength', 'maxLength', 'pattern', 'format']);
@@ -77,6 +79,10 @@ const constrained = (d) => d.minLength !== undefined || d.maxLength !== undefine
 const NATIVE_FORMATS = new Set(['email', 'uuid', 'ipv4', 'datetime']);
 const jsFormat = (d) => d.format !== undefined && !NATIVE_FORMATS.has(d.format);
 const checkedByJs = (d) => d.pattern !== undefined || jsFormat(d);
+// Whether the native side checks the format of `d` on encode (src/types/mod.rs,
+// `verify_encoded`): a native format, with no pattern to check beside it in JS (so that
+// one string's issues keep their order: lengths, format, pattern).
+const coreFormat = (d) => d.pattern === undefined && NATIVE_FORMATS.has(d.format);
 
 // The pattern and format.
 function formed(d, x) {
@@ -88,14 +94,19 @@ function formedOnDecode(d, x) {
   return (!jsFormat(d) || FORMATS[d.format](x)) && (d.pattern === undefined || regexp(d).test(x));
 }
 
+const lengthsWithin = (d, x) => lengthWithin(x, d.minLength === undefined ? 0 : d.minLength, d.maxLength === undefined ? Infinity : d.maxLength);
+
 function satisfies(d, x) {
-  return lengthWithin(x, d.minLength === undefined ? 0 : d.minLength, d.maxLength === undefined ? Infinity : d.maxLength) && formed(d, x);
+  return lengthsWithin(d, x) && formed(d, x);
 }
+
+const formatViolation = (d, x) => ({ issue: 'invalid_format', expected: `string of format ${d.format}`, found: describe(x) });
 
 const plural = (n) => (n === 1 ? 'code point' : 'code points');
 
-// Every constraint string `x` breaks, in the order encode reports them.
-function violations(d, x) {
+// Every constraint string `x` breaks, in the order encode reports them (without its format
+// when `format` is false).
+function violations(d, x, format = true) {
   const out = [];
   const found = () => `${describe(x)} (${codePoints(x)} ${plural(codePoints(x))})`;
   if (d.minLength !== undefined && !lengthWithin(x, d.minLength, Infinity)) {
@@ -104,17 +115,16 @@ function violations(d, x) {
   if (d.maxLength !== undefined && !lengthWithin(x, 0, d.maxLength)) {
     out.push({ issue: 'too_big', expected: `string of at most ${d.maxLength} ${plural(d.maxLength)}`, found: found() });
   }
-  if (d.format !== undefined && !FORMATS[d.format](x)) {
-    out.push({ issue: 'invalid_format', expected: `string of format ${d.format}`, found: describe(x) });
-  }
+  if (format && d.format !== undefined && !FORMATS[d.format](x)) out.push(formatViolation(d, x));
   if (d.pattern !== undefined && !regexp(d).test(x)) {
     out.push({ issue: 'invalid_format', expected: `string matching /${d.pattern}/`, found: describe(x) });
   }
   return out;
 }
 
-// Generated code for the lengths, format and pattern of `x`, or '' if none.
-function emitSatisfies(g, d, x) {
+// Generated code for the lengths, format and pattern of `x`, or '' if none; on encode
+// (`put`), without a format the native side checks.
+function emitSatisfies(g, d, x, put = false) {
   const parts = [];
   if (d.minLength !== undefined || d.maxLength !== undefined) {
     const min = d.minLength === undefined ? 0 : d.minLength;
@@ -124,13 +134,14 @@ function emitSatisfies(g, d, x) {
     if (min > 0) fast.push(`${x}.length >= ${2 * min}`);
     parts.push(`(${fast.join(' && ')} || ${g.constant(lengthWithin)}(${x}, ${min}, ${max}))`);
   }
-  parts.push(...emitFormed(g, d, x));
+  parts.push(...emitFormed(g, d, x, !put || !coreFormat(d)));
   return parts.join(' && ');
 }
 
-function emitFormed(g, d, x, onDecode = false) {
+// The format (when `format`) and the pattern.
+function emitFormed(g, d, x, format) {
   const parts = [];
-  if (d.format !== undefined && (!onDecode || jsFormat(d))) parts.push(`${g.constant(FORMATS[d.format])}(${x})`);
+  if (format && d.format !== undefined) parts.push(`${g.constant(FORMATS[d.format])}(${x})`);
   if (d.pattern !== undefined) parts.push(`${g.constant(regexp(d))}.test(${x})`);
   return parts;
 }
@@ -149,7 +160,8 @@ module.exports = [
     },
     emitPut(g, d, x, path, room, shown) {
       g.enc.push(`if (typeof ${x} !== 'string') ${g.fail(path, shown, x)}`);
-      if (constrained(d)) g.enc.push(`if (!(${emitSatisfies(g, d, x)})) ${g.violated(path, d, x)}`);
+      const checks = constrained(d) ? emitSatisfies(g, d, x, true) : '';
+      if (checks !== '') g.enc.push(`if (!(${checks})) ${g.violated(path, d, x)}`);
       g.string(x);
     },
     // A decoded string is checked against its pattern, and a url or ipv6 format, here (the
@@ -159,7 +171,7 @@ module.exports = [
     emitTake(g, d) {
       if (!checkedByJs(d)) return g.text();
       const s = g.fresh('s');
-      g.dec.push(`const ${s} = ${g.text()};`, `if (!(${emitFormed(g, d, s, true).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
+      g.dec.push(`const ${s} = ${g.text()};`, `if (!(${emitFormed(g, d, s, jsFormat(d)).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
       return s;
     },
     test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),
@@ -175,6 +187,18 @@ module.exports = [
     },
     put(c, d, x, shown) {
       if (typeof x !== 'string') throw c.fail(shown, x);
+      if (constrained(d) && c.late !== null && coreFormat(d)) {
+        // The native side checks the format after everything JS checks; `check` lists it
+        // there too (`c.late`, docs/FORMAT.md, "Issues").
+        const late = c.issues !== null && !FORMATS[d.format](x) ? violation(c.path(), formatViolation(d, x)) : null;
+        if (!lengthsWithin(d, x)) {
+          if (late !== null) c.late.push(late);
+          throw c.violated(d, x, false);
+        }
+        c.string(x);
+        if (late !== null) c.late.push(late);
+        return;
+      }
       if (constrained(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.string(x);
     },

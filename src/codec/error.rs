@@ -22,6 +22,9 @@ pub enum ErrorKind {
     LoneSurrogate { unit: usize },
     /// The marshalled values did not match the schema (a bug in the caller of the core).
     TapeMismatch { slot: usize },
+    /// A value to encode breaks a constraint the core checks on encode (a string's email,
+    /// uuid, ipv4 or datetime format: `types::verify_encoded`).
+    Violated { violation: Violation },
     /// The input ended before the value was complete: `needed` more bytes were required
     /// from `offset`.
     Truncated { offset: usize, needed: usize },
@@ -241,7 +244,9 @@ impl Error {
     /// For a constraint violation, its issue code (`Violation::issue`).
     pub fn issue(&self) -> Option<&'static str> {
         match &self.inner.kind {
-            ErrorKind::Invalid { violation, .. } => Some(violation.issue()),
+            ErrorKind::Invalid { violation, .. } | ErrorKind::Violated { violation } => {
+                Some(violation.issue())
+            }
             _ => None,
         }
     }
@@ -252,6 +257,7 @@ impl Error {
             ErrorKind::Schema { .. } => "ERR_SHORN_SCHEMA",
             ErrorKind::LoneSurrogate { .. }
             | ErrorKind::TapeMismatch { .. }
+            | ErrorKind::Violated { .. }
             | ErrorKind::Invalid { .. } => "ERR_SHORN_INVALID",
             ErrorKind::Truncated { .. } => "ERR_SHORN_TRUNCATED",
             ErrorKind::TrailingBytes { .. } => "ERR_SHORN_TRAILING",
@@ -454,6 +460,8 @@ impl fmt::Display for Error {
                 f,
                 "{path}: expected a well-formed string, found a lone surrogate at index {unit}"
             ),
+            // As the JS layer words a constraint it finds on encode (lib/errors.js).
+            ErrorKind::Violated { violation } => write!(f, "{path}: {violation}"),
             ErrorKind::TapeMismatch { slot } => {
                 write!(
                     f,

@@ -574,6 +574,28 @@ pub fn verify(d: &mut Decoding, rule: &Rule, start: usize) -> Result<()> {
     }
 }
 
+/// Checks what the core checks of a constrained leaf on encode, given the bytes it wrote:
+/// a string's email, uuid, ipv4 or datetime format, unless a pattern goes with it (JS
+/// checks everything else, as it writes the tape). Checked here because these grammars
+/// cost JS a RegExp call per string (zod's email: ~30% of a personValidated encode), and
+/// the string is in the core anyway. So encode meets them after every problem JS finds:
+/// docs/FORMAT.md, "Issues".
+#[inline]
+pub fn verify_encoded(rule: &Rule, bytes: &[u8]) -> Result<()> {
+    let violation = match rule.check {
+        Check::Text {
+            format: Some(format),
+            js: false,
+            ..
+        } => string::verify_format(format, bytes),
+        _ => None,
+    };
+    match violation {
+        None => Ok(()),
+        Some(violation) => Err(Error::new(ErrorKind::Violated { violation })),
+    }
+}
+
 /// What a leaf's encode function works on: the marshalled values and the output.
 pub struct Encoding<'a, 'w> {
     pub t: TapeIn<'a>,

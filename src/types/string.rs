@@ -20,8 +20,10 @@ pub const ENTRY: Entry = Entry {
 };
 
 /// The formats a string may be required to have; each accepts exactly what the Zod v4
-/// check of that name accepts (lib/formats.js checks them all on encode; on decode, the
-/// core checks email, uuid, ipv4 and datetime, `super::formats`, and JS url and ipv6).
+/// check of that name accepts. The core checks email, uuid, ipv4 and datetime
+/// (`super::formats`) on decode, and on encode unless a pattern goes with them
+/// (`super::verify_encoded`); JS checks url and ipv6, and the rest where it must judge a
+/// value itself (lib/types/string.js).
 pub const FORMATS: &[&str] = &["email", "uuid", "url", "datetime", "ipv4", "ipv6"];
 
 /// A string with the constraints of `d`, if any. Lengths count code points and are
@@ -81,11 +83,24 @@ pub fn verify(min: u32, max: u32, format: Option<Format>, bytes: &[u8]) -> Optio
         return Some(violation);
     }
     match format {
-        Some(f) if !f.accepts(text) => Some(Violation::Format {
-            format: f.name(),
-            found: quote(text),
-        }),
+        Some(f) if !f.accepts(text) => Some(format_violation(f, text)),
         _ => None,
+    }
+}
+
+/// Checks the format of the string encoded as `bytes` (its varint length, then UTF-8).
+#[inline]
+pub fn verify_format(format: Format, bytes: &[u8]) -> Option<Violation> {
+    let (_, n) = read_varint(bytes, 0).ok()?;
+    let text = bytes.get(n..)?;
+    (!format.accepts(text)).then(|| format_violation(format, text))
+}
+
+#[cold]
+fn format_violation(format: Format, text: &[u8]) -> Violation {
+    Violation::Format {
+        format: format.name(),
+        found: quote(text),
     }
 }
 
