@@ -86,3 +86,78 @@ describe('text of small and large messages', () => {
     assert.throws(() => codec.decode(bytes), (e) => e.code === 'ERR_SHORN_MALFORMED' && e.path === '$[1]');
   });
 });
+
+// An encode's strings go to the native side as one concatenated string, which V8 flattens
+// to read; past TEXT_CHUNK units (lib/runtime.js) the text goes in chunks instead, each
+// read in turn. Chunks must change no byte, whatever crosses their edges.
+describe('text of a large message to encode, in chunks', () => {
+  const { TEXT_CHUNK } = require('../lib/runtime');
+  const [generated, generic] = MODES.map((mode) => compileMode(schema(), mode));
+
+  test('the generated and the generic marshaller write the same bytes, and they decode to the value', () => {
+    for (const offset of [0, 1, 4]) {
+      const v = value(3000, offset);
+      const bytes = generated.encode(v);
+      assert.ok(bytes.length > 4 * TEXT_CHUNK, `${bytes.length} bytes: several chunks`);
+      assert.deepEqual(generic.encode(v), bytes);
+      assert.deepEqual(generated.decode(bytes), v);
+    }
+  });
+
+  test('strings ending at, just before and just after a chunk edge, and longer than a chunk', () => {
+    for (const mode of MODES) {
+      const codec = compileMode(t.array(t.string()), mode);
+      const plain = compileMode(t.array(t.string()), MODES[1]);
+      for (const unit of ['a', 'é', '数', '🚀']) {
+        const n = Math.floor(TEXT_CHUNK / unit.length);
+        const strings = [unit.repeat(n), unit, unit.repeat(n - 1), 'b', unit.repeat(n + 1), unit.repeat(5 * n), '', 'end'];
+        const bytes = codec.encode(strings);
+        assert.deepEqual(codec.decode(bytes), strings);
+        assert.deepEqual(bytes, plain.encode(strings));
+      }
+      // A lone surrogate in a later chunk is found at its own string.
+      const bad = ['x'.repeat(TEXT_CHUNK), 'y'.repeat(TEXT_CHUNK), 'ok', 'a\ud800'];
+      assert.throws(() => codec.encode(bad), (e) => e.code === 'ERR_SHORN_INVALID' && e.path === '$[3]');
+    }
+  });
+
+  test('chunks made by the generic marshaller, handed a json value by generated code, keep their place', () => {
+    const [gen, gener] = MODES.map((mode) => compileMode(t.object({ a: t.string(), doc: t.json(), z: t.array(t.string()) }), mode));
+    const doc = { list: Array.from({ length: 400 }, (_, k) => `${WORDS[k % WORDS.length]}-${k}`.repeat(20)), n: 1 };
+    const v = { a: 'x'.repeat(TEXT_CHUNK - 5), doc, z: ['after', '数'.repeat(TEXT_CHUNK)] };
+    const bytes = gen.encode(v);
+    assert.deepEqual(bytes, gener.encode(v));
+    assert.deepEqual(gen.decode(bytes), v);
+  });
+
+  test('an encode that throws after some chunks leaves none to the next one', () => {
+    for (const codec of [generated, generic]) {
+      const v = value(3000, 2);
+      const expected = codec.encode(v);
+      assert.throws(() => codec.encode({ ...v, choice: null }), { code: 'ERR_SHORN_INVALID', path: '$.choice' });
+      assert.deepEqual(codec.encode(value(1, 1)), generic.encode(value(1, 1)));
+      assert.deepEqual(codec.encode(v), expected);
+    }
+  });
+
+  test('an encode from a getter, in the middle of a large message, has chunks of its own', () => {
+    for (const codec of [generated, generic]) {
+      const outer = value(3000, 3);
+      const inner = value(2000, 5);
+      let nested = null;
+      const v = { ...outer };
+      // `note` comes after tags, byName and byKey: the outer text has chunks by then.
+      Object.defineProperty(v, 'note', {
+        enumerable: true,
+        get() {
+          nested = codec.encode(inner);
+          return outer.note;
+        },
+      });
+      const bytes = codec.encode(v);
+      assert.deepEqual(bytes, generic.encode(outer));
+      assert.deepEqual(nested, generic.encode(inner));
+      assert.deepEqual(codec.decode(nested), inner);
+    }
+  });
+});

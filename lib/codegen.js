@@ -120,7 +120,9 @@ class Generator {
 
   /** Passes string `x` to the native side; its length goes on the tape. */
   string(x) {
-    this.enc.push(this.layout.positional ? `s${this.stringArg++} = ${x};` : `S += ${x};`, `T[i++] = ${x}.length;`);
+    if (this.layout.positional) this.enc.push(`s${this.stringArg++} = ${x};`);
+    else this.enc.push(`S += ${x};`, `if (S.length > ${rt.TEXT_CHUNK}) { st.chunks.push(S); S = ''; }`);
+    this.enc.push(`T[i++] = ${x}.length;`);
   }
 
   /** Passes byte or typed array `x` to the native side. */
@@ -270,6 +272,7 @@ class Generator {
       `try { ${c}.put(${this.constant(d)}, ${x}); } catch (e) { if (e === ${c}.thrown) ${this.raise(`rt.rebase(e, ${path.code()})`)} throw e; }`,
       `T = ${c}.T; i = ${c}.i; S = ${c}.S;`,
     );
+    if (!this.layout.positional) this.enc.push(`if (${c}.chunks !== null) st.chunks.push(...${c}.chunks);`);
     if (this.info.uses64) this.enc.push("TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');");
   }
 
@@ -308,7 +311,7 @@ function generate(descriptor, info, G, overrides = null) {
     if (layout.blobs) decls.push(`let ${args.slice(layout.strings).join(', ')};`);
   } else {
     decls.push("let S = '';");
-    args.push('S');
+    args.push('st.chunks.length === 0 ? S : rt.chunkedText(S)');
     // No byte-array fields, no array to allocate per call.
     if (layout.blobs) {
       decls.push('const B = [];');
@@ -343,6 +346,7 @@ function marshal(v) {
     return nat.encode(${args.join(', ')});
   } finally {
     st.busy = false;
+    ${layout.positional ? '' : 'if (st.chunks.length !== 0) st.chunks = [];'}
     if (T.length > ${rt.KEEP_TAPE_SLOTS} && i * 4 < T.length) rt.shrink();
   }
 }

@@ -256,6 +256,8 @@ class Encoder {
     this.i = i;
     // Strings: one concatenated string (S), or a list when they go as positional arguments.
     this.S = S;
+    // Earlier parts of S, when the text outgrew TEXT_CHUNK (see `string`).
+    this.chunks = null;
     this.strings = null;
     this.B = B;
     // The path so far, rendered only on error.
@@ -329,7 +331,14 @@ class Encoder {
     // The native side refuses lone surrogates on encode; `check` must say so itself.
     if (this.issues !== null && !x.isWellFormed()) (this.late ?? this.issues).push(loneSurrogate(this.path(), x));
     if (this.strings !== null) this.strings.push(x);
-    else this.S += x;
+    else {
+      this.S += x;
+      // In chunks, as lib/runtime.js says at TEXT_CHUNK.
+      if (this.S.length > rt.TEXT_CHUNK) {
+        (this.chunks ??= []).push(this.S);
+        this.S = '';
+      }
+    }
     this.write(x.length);
   }
 
@@ -457,7 +466,10 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
     try {
       c.put(descriptor, v);
       if (st.out.byteLength === 0) rt.checkBuffers();
-      if (!layout.positional) return layout.blobs ? nat.encode(c.S, c.B) : nat.encode(c.S);
+      if (!layout.positional) {
+        const text = c.chunks === null ? c.S : [...c.chunks, c.S];
+        return layout.blobs ? nat.encode(text, c.B) : nat.encode(text);
+      }
       // Positional calls take every string and byte-array argument the schema has. An
       // absent one is "" (adds no text) or undefined (skipped), so padding at the end
       // gives the native side the same text and blobs as the generated code's arguments.

@@ -162,7 +162,8 @@ const _: () = assert!(
 enum Args {
     /// `encode(s0, .., sN, b0, .., bM)`: a fixed number of each.
     Positional { strings: usize, blobs: usize },
-    /// `encode(allStrings, blobArray?)`: any number, strings concatenated.
+    /// `encode(allStrings, blobArray?)`: any number, strings concatenated (`allStrings`
+    /// may be an array of such strings, read in order).
     Concatenated,
 }
 
@@ -681,8 +682,20 @@ unsafe fn read_args<'a>(
                 }
             }
             Args::Concatenated => {
-                if argv.is_empty() || !nodeapi::append_units(env, argv[0], units) {
+                let Some(&text) = argv.first() else {
                     return Err(BAD);
+                };
+                // A large message's text comes as an array of chunks (lib/runtime.js,
+                // TEXT_CHUNK), each read as a string is.
+                if !nodeapi::append_units(env, text, units) {
+                    let Some(count) = nodeapi::array_length(env, text) else {
+                        return Err(BAD);
+                    };
+                    for i in 0..count {
+                        if !nodeapi::append_units(env, nodeapi::element(env, text, i)?, units) {
+                            return Err(BAD);
+                        }
+                    }
                 }
                 // The array of byte arrays is passed only by schemas that have them.
                 if let Some(&list) = argv.get(1) {
