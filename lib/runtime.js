@@ -24,9 +24,11 @@ const KEEP_TAPE_SLOTS = 1 << 18;
 // call. Past this many UTF-16 units, S goes to `state.chunks` and a new S starts: V8
 // flattens a concatenated string to read it, and a flat string over 128 KiB is made in
 // large-object space, on fresh pages every encode (gsoc-2018, 2.8M units: the kernel's
-// page faults were ~25% of its encode's time, ~2% in chunks, by perf). Chunks of this
-// size are made and dropped in new space.
-const TEXT_CHUNK = 1 << 14;
+// page faults were ~25% of its encode's time, ~2% in chunks, by perf). A chunk of 32K
+// units is at most 64 KiB and the string that crossed the line, made and dropped in new
+// space. (64K units: two-byte chunks are 128 KiB, and gsoc-2018 encode was back at half
+// speed; 16K units: github_events, 46K units, seemed slower in 5 of 8 A/B pairs.)
+const TEXT_CHUNK = 1 << 15;
 
 // The text argument of an encode whose strings were chunked: every chunk, then `S`.
 function chunkedText(S) {
