@@ -74,8 +74,10 @@ fn constrained(d: &Json) -> Result<Node> {
 
 /// Checks the length in code points of the string decoded as `bytes` (its varint length,
 /// then valid UTF-8), then its format. Counting is needed only near the bounds: a string
-/// has at most one code point per byte and at least one per four.
-#[inline]
+/// has at most one code point per byte and at least one per four. Inlined into the
+/// checked step (callgrind, personValidated decode: 1,274 native instructions with a
+/// call, 1,218 so).
+#[inline(always)]
 pub fn verify(min: u32, max: u32, format: Option<Format>, bytes: &[u8]) -> Option<Violation> {
     let (len, n) = read_varint(bytes, 0).ok()?;
     let text = bytes.get(n..)?;
