@@ -187,7 +187,7 @@ module.exports = [
     },
     put(c, d, x, shown) {
       if (typeof x !== 'string') throw c.fail(shown, x);
-      if (constrained(d) && c.late !== null && coreFormat(d)) {
+      if (c.late !== null && coreFormat(d)) {
         // The native side checks the format after everything JS checks; `check` lists it
         // there too (`c.late`, docs/FORMAT.md, "Issues").
         const late = c.issues !== null && !FORMATS[d.format](x) ? violation(c.path(), formatViolation(d, x)) : null;

@@ -95,7 +95,7 @@ fn encode_utf8_runs<const RUNS: bool>(
                 else {
                     break;
                 };
-                if src.iter().fold(0u16, |acc, &u| acc | u) >= 0x80 {
+                if !is_ascii_units(src) {
                     break;
                 }
                 for (d, &u) in dst.iter_mut().zip(src) {
@@ -579,13 +579,9 @@ mod tests {
                         k += 1;
                     }
                     let u = units(&s);
-                    let mut expected = Vec::new();
-                    let mut n = s.len() as u32;
-                    while n >= 0x80 {
-                        expected.push(n as u8 | 0x80);
-                        n >>= 7;
-                    }
-                    expected.push(n as u8);
+                    let mut prefix = [0u8; MAX_VARINT_LEN];
+                    let used = write_varint(&mut prefix, s.len() as u32);
+                    let mut expected = prefix[..used].to_vec();
                     expected.extend_from_slice(s.as_bytes());
                     assert_eq!(encoded(&u).unwrap(), expected, "{wide} {len} {at}");
                     // A lone surrogate late in the string is found at its index.

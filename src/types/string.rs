@@ -84,17 +84,19 @@ pub fn verify(min: u32, max: u32, format: Option<Format>, bytes: &[u8]) -> Optio
     if let Some(violation) = lengths(min, max, len, text) {
         return Some(violation);
     }
-    match format {
-        Some(f) if !f.accepts(text) => Some(format_violation(f, text)),
-        _ => None,
-    }
+    format.and_then(|f| formatted(f, text))
 }
 
 /// Checks the format of the string encoded as `bytes` (its varint length, then UTF-8).
 #[inline]
 pub fn verify_format(format: Format, bytes: &[u8]) -> Option<Violation> {
     let (_, n) = read_varint(bytes, 0).ok()?;
-    let text = bytes.get(n..)?;
+    formatted(format, bytes.get(n..)?)
+}
+
+/// Whether UTF-8 `text` breaks `format`, as the violation.
+#[inline(always)]
+fn formatted(format: Format, text: &[u8]) -> Option<Violation> {
     (!format.accepts(text)).then(|| format_violation(format, text))
 }
 
