@@ -161,3 +161,90 @@ describe('text of a large message to encode, in chunks', () => {
     }
   });
 });
+
+// A large message's decoded text comes in chunks of at most 64 KiB (src/codec/text.rs,
+// LATIN1_CHUNK_UNITS, UTF16_CHUNK_UNITS), cut at string boundaries, so V8 makes each in new
+// space; the first string of a new chunk has a slot that moves the reader to it
+// (lib/codegen.js, `text()`). Every reader of a tape must follow those moves: both
+// marshallers, helper functions of a large schema, hand-offs to the generic marshaller,
+// batches of frames and readers of another schema's bytes.
+describe('text of a large message to decode, in chunks', () => {
+  const LATIN1 = 1 << 16;
+  const UTF16 = 1 << 15;
+  // Strings around both texts' chunk edges, interleaved so that moves to the next
+  // Latin-1 and the next UTF-16 chunk alternate.
+  function edges() {
+    const out = [];
+    for (const [unit, limit] of [['a', LATIN1], ['é', LATIN1], ['数', UTF16], ['🚀', UTF16]]) {
+      const n = Math.floor(limit / unit.length);
+      const other = unit === '数' || unit === '🚀' ? 'x' : '学';
+      out.push(unit.repeat(n), other, unit, unit.repeat(n - 1), '', unit.repeat(n + 1), '', other.repeat(3), unit.repeat(3 * n), unit);
+    }
+    return out;
+  }
+
+  test('strings ending at, just before and just after a chunk edge, and longer than a chunk', () => {
+    for (const mode of MODES) {
+      const codec = compileMode(t.array(t.string()), mode);
+      const strings = edges();
+      assert.deepEqual(codec.decode(codec.encode(strings)), strings);
+      // Many short strings: one move per chunk, at an edge no string lands on exactly.
+      const many = Array.from({ length: 40000 }, (_, k) => [...WORDS[k % WORDS.length]].slice(0, 1 + (k % 7)).join(''));
+      assert.deepEqual(codec.decode(codec.encode(many)), many);
+      // The next decode starts from a text of its own.
+      assert.deepEqual(codec.decode(codec.encode(['b', '数'])), ['b', '数']);
+    }
+  });
+
+  test('objects, records, maps, unions, json and recursive values across chunk edges', () => {
+    for (const mode of MODES) {
+      const codec = compileMode(schema(), mode);
+      for (const offset of [0, 3]) {
+        const v = value(6000, offset);
+        assert.deepEqual(codec.decode(codec.encode(v)), v);
+      }
+    }
+  });
+
+  test('helper functions of a large schema, and a hand-off from one, follow the moves', () => {
+    // Over 120 descriptors: the generated code gets a function per object shape
+    // (lib/walk.js, SPLIT_NODES), each with the text cursors of its own.
+    const shape = t.object({ a: t.string(), b: t.string(), doc: t.json(), n: t.uint8() });
+    const fields = Object.fromEntries(Array.from({ length: 40 }, (_, k) => [`f${k}`, shape]));
+    for (const mode of MODES) {
+      const codec = compileMode(t.array(t.object({ ...fields, tail: t.string() })), mode);
+      const rows = Array.from({ length: 3 }, (_, r) => {
+        const row = { tail: `${WORDS[r]}-end` };
+        for (let k = 0; k < 40; k++) {
+          const w = (j) => WORDS[(r + k + j) % WORDS.length];
+          row[`f${k}`] = { a: w(0).repeat(50), b: w(1).repeat(40), doc: { [w(2)]: [w(3).repeat(30), k] }, n: k };
+        }
+        return row;
+      });
+      assert.deepEqual(codec.decode(codec.encode(rows)), rows);
+    }
+  });
+
+  test('a batch of frames with a frame larger than a chunk', () => {
+    for (const mode of MODES) {
+      const codec = compileMode(t.object({ s: t.array(t.string()), n: t.uint8() }), mode);
+      const values = [{ s: ['small'], n: 1 }, { s: edges(), n: 2 }, { s: ['数', 'after'], n: 3 }];
+      assert.deepEqual(codec.decodeFrames(codec.encodeFrames(values)), values);
+      const out = [];
+      const decoder = codec.decoder();
+      decoder.on('data', (v) => out.push(v));
+      decoder.end(codec.encodeFrames(values));
+      assert.deepEqual(out, values);
+    }
+  });
+
+  test("a reader of another schema's bytes", () => {
+    const V1 = t.object({ id: t.uint32(), names: t.array(t.string()) });
+    const V2 = t.object({ id: t.uint32(), names: t.array(t.string()), extra: t.default(t.string(), 'none') });
+    for (const mode of MODES) {
+      const reader = compileMode(V2, mode).reader(V1);
+      const names = edges();
+      assert.deepEqual(reader.decode(shorn.compile(V1).encode({ id: 1, names })), { id: 1, names, extra: 'none' });
+    }
+  });
+});

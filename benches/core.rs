@@ -222,7 +222,7 @@ fn transcoding(c: &mut Criterion) {
         let got: Vec<u16> = match text.text() {
             Text::Latin1(latin1) => latin1.iter().map(|&b| u16::from(b)).collect(),
             Text::Utf16(utf16) => utf16.to_vec(),
-            Text::Split(..) => unreachable!("an unsplit text is one string"),
+            Text::Split(..) | Text::Chunked(..) => unreachable!("an unsplit text is one string"),
         };
         assert_eq!(
             got,

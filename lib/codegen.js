@@ -136,8 +136,14 @@ class Generator {
     // A fixed few strings (positional) are one text; otherwise a negative slot is a wide
     // string of a large message, in its second text (X, from q; src/codec/text.rs). A batch
     // of frames (`generateFrames`) always has its text split, whatever the layout.
+    // A large text comes in chunks: a slot below -CHUNK_SLOT opens the next chunk (M,
+    // whose first element is the index of the next), of S, or of X below -2 * CHUNK_SLOT.
     if (this.layout.positional && !this.batch) return this.layout.strings === 1 ? '(i++, S)' : 'S.slice(p, p += T[i++])';
-    return '(T[i] >= 0 ? S.slice(p, p += T[i++]) : X.slice(q, q -= T[i++]))';
+    // Helpers (a split schema) read the current chunks from W, set only at a switch: a
+    // store per helper call would cost a write barrier each.
+    const C = rt.CHUNK_SLOT;
+    const [s, x] = this.split ? ['S = W.S', 'X = W.X'] : ['S', 'X'];
+    return `(T[i] >= 0 ? S.slice(p, p += T[i++]) : T[i] > -${C} ? X.slice(q, q -= T[i++]) : T[i] > -${2 * C} ? (${s} = M[M[0]++], S.slice(0, p = -${C} - T[i++])) : (${x} = M[M[0]++], X.slice(0, q = -${2 * C} - T[i++])))`;
   }
 
   // Whether `d` gets a helper function of its own: in a large schema, an object below the
@@ -232,7 +238,7 @@ class Generator {
       });
       const views = this.info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : '';
       this.functions.push(`function take_${h.name}() {
-  const T = W.T; let i = W.i; const S = W.S; let p = W.p; const X = W.X; let q = W.q; const bytes = W.bytes;
+  const T = W.T; let i = W.i; let S = W.S; let p = W.p; let X = W.X; let q = W.q; const M = W.M; const bytes = W.bytes;
   ${views}
   ${body.join('\n  ')}
   W.i = i; W.p = p; W.q = q;
@@ -240,7 +246,7 @@ class Generator {
 }`);
     }
     const v = this.fresh('v');
-    this.dec.push('W.i = i; W.p = p; W.q = q;', `const ${v} = take_${h.name}();`, 'i = W.i; p = W.p; q = W.q;');
+    this.dec.push('W.i = i; W.p = p; W.q = q;', `const ${v} = take_${h.name}();`, 'i = W.i; p = W.p; q = W.q; S = W.S; X = W.X;');
     return v;
   }
 
@@ -279,20 +285,26 @@ class Generator {
   handOffTake(d) {
     const c = this.fresh('c');
     const v = this.fresh('v');
-    this.dec.push(`const ${c} = G.decoder(T, i, S, p, bytes, X, q);`, `const ${v} = ${c}.take(${this.constant(d)});`, `i = ${c}.i; p = ${c}.p; q = ${c}.q;`);
+    this.dec.push(`const ${c} = G.decoder(T, i, S, p, bytes, X, q, M);`, `const ${v} = ${c}.take(${this.constant(d)});`, `i = ${c}.i; p = ${c}.p; q = ${c}.q;`, this.split ? `if (${c}.S !== S) S = W.S = ${c}.S; if (${c}.X !== X) X = W.X = ${c}.X;` : `S = ${c}.S; X = ${c}.X;`);
     return v;
   }
 }
 
 // Generated decoders' text cursors: S from p, and a large message's (or batch's) wide
-// strings from X and q, in their own text when it has Latin-1 ones too (src/codec/text.rs,
-// TextBuffer; set natively as state.wide and taken at once).
+// strings from X and q, in their own text when it has Latin-1 ones too, and M, the
+// further chunks of a text in chunks (src/codec/text.rs, TextBuffer; set natively as
+// state.wide and state.more and taken at once).
 const WIDE_TEXT = `let p = 0;
   let X = S;
   let q = 0;
+  let M = null;
   if (st.wide !== null) {
     X = st.wide;
     st.wide = null;
+    if (st.more !== null) {
+      M = st.more;
+      st.more = null;
+    }
   }`;
 
 function generate(descriptor, info, G, overrides = null) {
@@ -328,7 +340,7 @@ function generate(descriptor, info, G, overrides = null) {
   // of it (decode does the same natively: src/binding.rs, decode_bytes).
   const source = `'use strict';
 const NewArray = rt.NewArray;
-${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, bytes: null };' : ''}
+${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null };' : ''}
 ${g.functions.join('\n')}
 function marshal(v) {
   if (st.busy) return rt.reenter(marshal, v);
@@ -378,7 +390,7 @@ function decode(bytes) {
   // overwrite the slots this decode still reads.
   st.busy = true;
   try {
-    ${g.split ? 'W.T = T; W.S = S; W.X = X; W.bytes = bytes;' : ''}
+    ${g.split ? 'W.T = T; W.S = S; W.X = X; W.M = M; W.bytes = bytes;' : ''}
     ${g.dec.join('\n    ')}
     return ${result};
   } finally {
@@ -414,11 +426,11 @@ function generateFrames(descriptor, info, G, overrides = null) {
   const views64 = info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : '';
   const source = `'use strict';
 const NewArray = rt.NewArray;
-${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, bytes: null };' : ''}
+${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null };' : ''}
 ${g.functions.join('\n')}
 function decodeFrames(bytes, start$, max$, checksum$, out$, at$) {
   if (st.busy) return false;
-  const S = nat.decodeFrames(bytes, start$, max$, checksum$);
+  let S = nat.decodeFrames(bytes, start$, max$, checksum$);
   const T = st.tape;
   ${views64}
   const n$ = T[0];
@@ -428,7 +440,7 @@ function decodeFrames(bytes, start$, max$, checksum$, out$, at$) {
   ${WIDE_TEXT}
   st.busy = true;
   try {
-    ${g.split ? 'W.T = T; W.S = S; W.X = X; W.bytes = bytes;' : ''}
+    ${g.split ? 'W.T = T; W.S = S; W.X = X; W.M = M; W.bytes = bytes;' : ''}
     for (let k$ = 0; k$ < n$; k$++) {
       ${g.dec.join('\n      ')}
       out$.push(${result});

@@ -142,8 +142,8 @@ class Marshaller {
     return new Encoder(this, T, i, S, B);
   }
 
-  decoder(T, i, S, p, bytes, X = S, q = 0) {
-    return this.overrides === null ? new Decoder(this, T, i, S, p, bytes, X, q) : new ResolvingDecoder(this, T, i, S, p, bytes, X, q);
+  decoder(T, i, S, p, bytes, X = S, q = 0, M = null) {
+    return this.overrides === null ? new Decoder(this, T, i, S, p, bytes, X, q, M) : new ResolvingDecoder(this, T, i, S, p, bytes, X, q, M);
   }
 
   put(c, d, x) {
@@ -396,8 +396,9 @@ class Encoder {
 
 /** The state of one decode (or one hand-off from generated code). */
 class Decoder {
-  // `X` from `q`: a large message's wide strings (negative slots; src/codec/text.rs).
-  constructor(m, T, i, S, p, bytes, X, q) {
+  // `X` from `q`: a large message's wide strings (negative slots; src/codec/text.rs);
+  // `M`: a text's further chunks (lib/codegen.js, `text()`).
+  constructor(m, T, i, S, p, bytes, X, q, M) {
     this.m = m;
     this.T = T;
     this.i = i;
@@ -406,6 +407,7 @@ class Decoder {
     this.bytes = bytes;
     this.X = X;
     this.q = q;
+    this.M = M;
   }
 
   take(d) {
@@ -414,7 +416,15 @@ class Decoder {
 
   text() {
     const n = this.T[this.i++];
-    return n >= 0 ? this.S.slice(this.p, (this.p += n)) : this.X.slice(this.q, (this.q -= n));
+    if (n >= 0) return this.S.slice(this.p, (this.p += n));
+    if (n > -rt.CHUNK_SLOT) return this.X.slice(this.q, (this.q -= n));
+    const M = this.M;
+    if (n > -2 * rt.CHUNK_SLOT) {
+      this.S = M[M[0]++];
+      return this.S.slice(0, (this.p = -rt.CHUNK_SLOT - n));
+    }
+    this.X = M[M[0]++];
+    return this.X.slice(0, (this.q = -2 * rt.CHUNK_SLOT - n));
   }
 
   read64(view) {
@@ -489,10 +499,11 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
     if (!rt.isPlainBytes(bytes) && !rt.isBytes(bytes)) throw rt.notBytes(bytes);
     const S = rt.decodeCall(nat, bytes);
     const X = rt.wideText(S);
+    const M = rt.moreText();
     // As in lib/codegen.js: a call from user code while values are built gets its own tape.
     st.busy = true;
     try {
-      return m.decoder(st.tape, 0, S, 0, bytes, X, 0).take(descriptor);
+      return m.decoder(st.tape, 0, S, 0, bytes, X, 0, M).take(descriptor);
     } finally {
       st.busy = false;
     }
@@ -504,13 +515,14 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
     if (st.busy) return false;
     const S = nat.decodeFrames(bytes, start, max, checksum);
     const X = rt.wideText(S);
+    const M = rt.moreText();
     const T = st.tape;
     const n = T[0];
     at.end = T[1];
     at.more = T[2] === 1;
     st.busy = true;
     try {
-      const c = m.decoder(T, 3, S, 0, bytes, X, 0);
+      const c = m.decoder(T, 3, S, 0, bytes, X, 0, M);
       for (let k = 0; k < n; k++) out.push(c.take(descriptor));
     } finally {
       st.busy = false;

@@ -120,9 +120,12 @@ const state = {
   out: newSlab(),
   // A small message to decode: its length, then its bytes (src/binding/mod.rs, decodeInput).
   input: new Uint8Array(new ArrayBuffer(1 + SMALL_INPUT)),
-  // A large message's wide strings, when it has Latin-1 ones too: set by the native
-  // decode, taken (and set back to null) by the JS that reads its tape.
+  // A large message's wide strings, when it has Latin-1 ones too, and, when its text
+  // came in chunks, the chunks after the first of each text (`[1, chunk, ...]`, the next
+  // one's index first): set by the native decode (src/binding/mod.rs, split_text), taken
+  // (and set back to null) by the JS that reads its tape (lib/codegen.js, `text()`).
   wide: null,
+  more: null,
   makeError,
   // True while an encoder is marshalling; a getter that encodes or decodes meanwhile gets
   // a tape of its own (see `reenter`).
@@ -303,6 +306,19 @@ function wideText(S) {
   return w;
 }
 
+// A decode's further chunks of text (`state.more`), taken after `wideText`: null when
+// its text came whole.
+function moreText() {
+  const m = state.more;
+  if (m !== null) state.more = null;
+  return m;
+}
+
+// Chunk-switch tape slots (src/codec/text.rs, CHUNK_SLOT): a string that opens the next
+// Latin-1 chunk has slot -(CHUNK_SLOT + length), one that opens the next UTF-16 chunk
+// -(2 * CHUNK_SLOT + length).
+const CHUNK_SLOT = 4294967296;
+
 // Whether `value` is any Uint8Array (for the error when the native side refused it).
 function isBytes(value) {
   return typedArrayTag.call(value) === 'Uint8Array';
@@ -426,6 +442,8 @@ module.exports = {
   isBytes,
   decodeCall,
   wideText,
+  moreText,
+  CHUNK_SLOT,
   notBytes,
   copyBytes,
   copyTyped,

@@ -412,8 +412,7 @@ pub fn decode_value_text(schema: &Schema, bytes: &[u8], split: bool) -> codec::R
         tape.resize(needed, 0.0);
         engine::decode_text(&schema.program, bytes, &mut tape, &mut text, split)?;
     }
-    let (units, wide) = texts(&text);
-    let mut cursor = Unmarshal::new(&tape, &units, &wide, bytes, &schema.defs);
+    let mut cursor = Unmarshal::new(&tape, texts(&text), bytes, &schema.defs);
     Ok(cursor.node(&schema.root))
 }
 
@@ -430,8 +429,7 @@ pub fn decode_frames_values(
     let mut tape = vec![0.0; tape_slots];
     let mut text = TextBuffer::new();
     let frames = engine::decode_frames(&schema.program, input, start, batch, &mut tape, &mut text);
-    let (units, wide) = texts(&text);
-    let mut cursor = Unmarshal::new(&tape, &units, &wide, input, &schema.defs);
+    let mut cursor = Unmarshal::new(&tape, texts(&text), input, &schema.defs);
     let values = (0..frames.count)
         .map(|_| cursor.node(&schema.root))
         .collect();
@@ -440,49 +438,103 @@ pub fn decode_frames_values(
         "the batch's slots are its messages'"
     );
     assert_eq!(
-        cursor.unit + cursor.wide_unit,
+        cursor.text.read,
         text.len(),
         "the batch's text is its messages'"
     );
     (values, frames)
 }
 
-/// The units positive string slots slice (the first text) and negative ones slice (a split
-/// message's wide strings; otherwise the same text), as the JS layer reads them.
-fn texts(text: &TextBuffer) -> (Vec<u16>, Vec<u16>) {
-    match text.text() {
-        Text::Latin1(b) => (b.iter().map(|&c| c as u16).collect(), Vec::new()),
-        Text::Utf16(u) => (u.to_vec(), u.to_vec()),
-        Text::Split(b, u) => (b.iter().map(|&c| c as u16).collect(), u.to_vec()),
+/// The texts a decode's string slots slice, as the JS layer gets them (src/binding/mod.rs,
+/// `split_text`) and reads them (lib/codegen.js, `text()`).
+struct Texts {
+    /// What non-negative slots slice (the Latin-1 text, or the one text), from `unit`.
+    units: Vec<u16>,
+    unit: usize,
+    /// What negative slots slice (a split message's wide strings; otherwise the same
+    /// text), from `wide_unit`.
+    wide: Vec<u16>,
+    wide_unit: usize,
+    /// A chunked text's further chunks, in the order chunk-switch slots move to them.
+    more: std::collections::VecDeque<(bool, Vec<u16>)>,
+    /// Units read in all.
+    read: usize,
+}
+
+fn texts(text: &TextBuffer) -> Texts {
+    let widen = |b: &[u8]| b.iter().map(|&c| c as u16).collect::<Vec<u16>>();
+    let (units, wide, more) = match text.text() {
+        Text::Latin1(b) => (widen(b), Vec::new(), Vec::new()),
+        Text::Utf16(u) => (u.to_vec(), u.to_vec(), Vec::new()),
+        Text::Split(b, u) => (widen(b), u.to_vec(), Vec::new()),
+        Text::Chunked(b, u, cuts) => {
+            let codec::ChunkRanges {
+                first,
+                first_wide,
+                more: chunks,
+            } = codec::chunk_ranges(b.len(), u.len(), cuts);
+            let more = chunks
+                .into_iter()
+                .map(|(w, r)| (w, if w { u[r].to_vec() } else { widen(&b[r]) }))
+                .collect();
+            (widen(&b[first]), u[first_wide].to_vec(), more)
+        }
+    };
+    Texts {
+        units,
+        unit: 0,
+        wide,
+        wide_unit: 0,
+        more: more.into(),
+        read: 0,
+    }
+}
+
+impl Texts {
+    /// The string of tape slot `slot`. Unlike a JS slice, it panics where a slot reaches
+    /// past its chunk, or a switch is to a chunk of the other text.
+    fn string(&mut self, slot: f64) -> String {
+        let (wide, len) = if slot >= 0.0 {
+            (false, slot as usize)
+        } else if slot > -codec::CHUNK_SLOT {
+            (true, -slot as usize)
+        } else {
+            let wide = slot <= -2.0 * codec::CHUNK_SLOT;
+            let (chunk_wide, chunk) = self.more.pop_front().expect("a chunk to switch to");
+            assert_eq!(chunk_wide, wide, "the next chunk is of the text switched");
+            let len = (-slot - if wide { 2.0 } else { 1.0 } * codec::CHUNK_SLOT) as usize;
+            if wide {
+                (self.wide, self.wide_unit) = (chunk, 0);
+            } else {
+                (self.units, self.unit) = (chunk, 0);
+            }
+            (wide, len)
+        };
+        self.read += len;
+        let (units, at) = if wide {
+            (&self.wide, &mut self.wide_unit)
+        } else {
+            (&self.units, &mut self.unit)
+        };
+        *at += len;
+        String::from_utf16_lossy(&units[*at - len..*at])
     }
 }
 
 struct Unmarshal<'a> {
     tape: &'a [f64],
     slot: usize,
-    units: &'a [u16],
-    unit: usize,
-    wide: &'a [u16],
-    wide_unit: usize,
+    text: Texts,
     input: &'a [u8],
     defs: &'a [Def],
 }
 
 impl<'a> Unmarshal<'a> {
-    fn new(
-        tape: &'a [f64],
-        units: &'a [u16],
-        wide: &'a [u16],
-        input: &'a [u8],
-        defs: &'a [Def],
-    ) -> Self {
+    fn new(tape: &'a [f64], text: Texts, input: &'a [u8], defs: &'a [Def]) -> Self {
         Unmarshal {
             tape,
             slot: 0,
-            units,
-            unit: 0,
-            wide,
-            wide_unit: 0,
+            text,
             input,
             defs,
         }
@@ -495,14 +547,7 @@ impl<'a> Unmarshal<'a> {
 
     fn string(&mut self) -> String {
         let slot = self.next();
-        if slot < 0.0 {
-            let len = -slot as usize;
-            self.wide_unit += len;
-            return String::from_utf16_lossy(&self.wide[self.wide_unit - len..self.wide_unit]);
-        }
-        let len = slot as usize;
-        self.unit += len;
-        String::from_utf16_lossy(&self.units[self.unit - len..self.unit])
+        self.text.string(slot)
     }
 
     fn node(&mut self, node: &Node) -> Value {

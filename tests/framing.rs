@@ -372,3 +372,75 @@ fn mutated_streams_decode_in_batches_as_frame_by_frame() {
         }
     }
 }
+
+/// Strings around the chunk edges of a large message's text (src/codec/text.rs): Latin-1
+/// and wide ones interleaved, shorter than, as long as and longer than a chunk.
+fn edge_strings() -> Vec<Value> {
+    let mut out = Vec::new();
+    for (unit, limit) in [
+        ("a", 1 << 16),
+        ("é", 1 << 16),
+        ("数", 1 << 15),
+        ("🚀", 1 << 15),
+    ] {
+        let n = limit / unit.encode_utf16().count();
+        let other = if unit == "a" || unit == "é" {
+            "学"
+        } else {
+            "x"
+        };
+        for s in [
+            unit.repeat(n),
+            other.into(),
+            unit.into(),
+            unit.repeat(n - 1),
+            String::new(),
+            unit.repeat(n + 1),
+            String::new(),
+            other.repeat(3),
+            unit.repeat(3 * n),
+            unit.into(),
+        ] {
+            out.push(Value::String(s));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_large_text_in_chunks_reads_back_alone_and_in_a_batch() {
+    let schema = object(
+        r#"{"name":"name","schema":{"type":"string"}},{"name":"words","schema":{"type":"array","items":{"type":"string"}}}"#,
+    );
+    let big = Value::Object(vec![
+        ("name".into(), Value::String("big".into())),
+        ("words".into(), Value::Array(edge_strings())),
+    ]);
+    let bytes = encode_value(&schema, &big).unwrap();
+    // The mirror of the JS reader panics on a slot past its chunk or a move to the wrong
+    // text (src/value.rs, `Texts`).
+    assert_eq!(decode_value(&schema, &bytes).unwrap(), big);
+    let small = |name: &str| {
+        Value::Object(vec![
+            ("name".into(), Value::String(name.into())),
+            (
+                "words".into(),
+                Value::Array(vec![Value::String("数".into())]),
+            ),
+        ])
+    };
+    let values = [small("before"), big, small("after")];
+    let messages: Vec<Vec<u8>> = values
+        .iter()
+        .map(|v| encode_value(&schema, v).unwrap())
+        .collect();
+    let frames = frames_of(&messages, false);
+    let batch = FrameBatch {
+        checksum: false,
+        max_frame_bytes: u32::MAX,
+        text_units: 1 << 15,
+    };
+    let (all, end) = all_batches(&schema, &frames, batch, 1 << 16);
+    assert_eq!(end, frames.len());
+    assert_eq!(all, values);
+}

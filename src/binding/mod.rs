@@ -27,7 +27,9 @@ use ::napi::sys::{self, napi_env, napi_ref, napi_value, TypedarrayType};
 use napi_derive::napi;
 
 use self::nodeapi::{Callback, Fail, NResult};
-use crate::codec::{Blob, Elem, EncodeInput, Text, TextBuffer, Writer};
+use crate::codec::{
+    chunk_ranges, Blob, ChunkRanges, Cut, Elem, EncodeInput, Text, TextBuffer, Writer,
+};
 use crate::engine::{self, SPLIT_TEXT_MIN_INPUT};
 use crate::program::{Limits, Program};
 use crate::schema::Schema;
@@ -903,13 +905,7 @@ unsafe fn frames_call(
     header[1] = frames.end as f64;
     header[2] = if frames.full { 1.0 } else { 0.0 };
     // SAFETY: `env` is live.
-    let result = unsafe {
-        match inner.text.text() {
-            Text::Latin1(b) => nodeapi::string_latin1(env, b),
-            Text::Utf16(u) => nodeapi::string_utf16(env, u),
-            Text::Split(b, u) => split_text(env, &bound.shared, b, u),
-        }
-    }?;
+    let result = unsafe { js_text(env, &bound.shared, inner.text.text()) }?;
     if idle(inner.text.capacity(), inner.text.len()) {
         inner.text = TextBuffer::new();
     }
@@ -1023,21 +1019,36 @@ unsafe fn decode_call(env: napi_env, bound: &Bound, input: Input) -> NResult<nap
             .map_err(Fail::Codec)?;
     }
     // SAFETY: `env` is live.
-    let result = unsafe {
-        match inner.text.text() {
-            Text::Latin1(b) => nodeapi::string_latin1(env, b),
-            Text::Utf16(u) => nodeapi::string_utf16(env, u),
-            Text::Split(b, u) => split_text(env, &bound.shared, b, u),
-        }
-    }?;
+    let result = unsafe { js_text(env, &bound.shared, inner.text.text()) }?;
     if idle(inner.text.capacity(), inner.text.len()) {
         inner.text = TextBuffer::new();
     }
     Ok(result)
 }
 
+/// The JS string a decode's strings are sliced from (src/codec/text.rs, `Text`); a split
+/// text's UTF-16 strings and further chunks go on the state object (`split_text`).
+///
+/// # Safety
+/// `env` must be live.
+#[inline(always)]
+unsafe fn js_text(env: napi_env, shared: &Shared, text: Text) -> NResult<napi_value> {
+    // SAFETY: `env` is live.
+    unsafe {
+        match text {
+            Text::Latin1(b) => nodeapi::string_latin1(env, b),
+            Text::Utf16(u) => nodeapi::string_utf16(env, u),
+            Text::Split(b, u) => split_text(env, shared, b, u, None),
+            Text::Chunked(b, u, cuts) => split_text(env, shared, b, u, Some(cuts)),
+        }
+    }
+}
+
 /// A large message with Latin-1 and wide strings: returns the Latin-1 text and sets the
 /// UTF-16 one as `state.wide`, where the JS layer takes it (and sets it back to null).
+/// A text in chunks (`cuts`): returns the first Latin-1 chunk, sets the first UTF-16 chunk
+/// as `state.wide` and the others as `state.more`, `[1, chunk, chunk, ...]` in the order
+/// the reader moves to them (lib/codegen.js; the reader keeps its place in `more[0]`).
 ///
 /// # Safety
 /// `env` must be live.
@@ -1047,14 +1058,36 @@ unsafe fn split_text(
     shared: &Shared,
     latin1: &[u8],
     utf16: &[u16],
+    cuts: Option<&[Cut]>,
 ) -> NResult<napi_value> {
-    // SAFETY: `env` is live; setting `wide` on the state object runs no user code: it is an
-    // own data property of a plain object (lib/runtime.js).
+    // SAFETY: `env` is live; setting `wide` and `more` on the state object runs no user
+    // code: they are own data properties of a plain object (lib/runtime.js).
     unsafe {
-        let wide = nodeapi::string_utf16(env, utf16)?;
         let state = nodeapi::reference_value(env, shared.state)?;
+        let Some(cuts) = cuts else {
+            let wide = nodeapi::string_utf16(env, utf16)?;
+            nodeapi::set_property(env, state, c"wide", wide)?;
+            return nodeapi::string_latin1(env, latin1);
+        };
+        let ChunkRanges {
+            first,
+            first_wide,
+            more: chunks,
+        } = chunk_ranges(latin1.len(), utf16.len(), cuts);
+        let more = nodeapi::new_array(env, chunks.len() + 1)?;
+        nodeapi::set_element(env, more, 0, nodeapi::double(env, 1.0)?)?;
+        for (k, (wide, range)) in chunks.into_iter().enumerate() {
+            let chunk = if wide {
+                nodeapi::string_utf16(env, &utf16[range])?
+            } else {
+                nodeapi::string_latin1(env, &latin1[range])?
+            };
+            nodeapi::set_element(env, more, k as u32 + 1, chunk)?;
+        }
+        let wide = nodeapi::string_utf16(env, &utf16[first_wide])?;
         nodeapi::set_property(env, state, c"wide", wide)?;
-        nodeapi::string_latin1(env, latin1)
+        nodeapi::set_property(env, state, c"more", more)?;
+        nodeapi::string_latin1(env, &latin1[first])
     }
 }
 

@@ -2,6 +2,8 @@
 //! Latin-1 or UTF-16, because V8's own UTF-8 paths cost ~700 ns per 100 non-ASCII chars
 //! against ~28 ns for a UTF-16 string built from units transcoded here (docs/DESIGN.md).
 
+use std::ops::Range;
+
 use super::error::{Error, ErrorKind, Fault, Result};
 use super::varint::{varint_len, write_varint, MAX_VARINT_LEN};
 use super::writer::Writer;
@@ -141,12 +143,79 @@ fn encode_utf8_runs<const RUNS: bool>(
 /// to the Latin-1 text, the others to the UTF-16 text, and a string's tape slot is its
 /// length, negated for the UTF-16 text. One wide char no longer widens the whole message
 /// (in gsoc-2018, 1,040 such chars made all 2.8M units two-byte: ~half the decode).
+///
+/// A split text is also cut in chunks of at most 64 KiB each (`LATIN1_CHUNK_UNITS`,
+/// `UTF16_CHUNK_UNITS`), at string boundaries: V8 makes a string above 128 KiB in its
+/// large-object space, on fresh pages each time, and a multi-MB decode spent more time in
+/// page faults than in decoding (docs/DESIGN.md). The first string of every chunk but
+/// the first of its text has a slot of its own (`chunk_slot`) that tells the reader to
+/// move to the next chunk; a string longer than a chunk has one to itself.
 #[derive(Debug, Default)]
 pub struct TextBuffer {
     latin1: Vec<u8>,
     utf16: Vec<u16>,
     wide: bool,
     split: bool,
+    /// Where each chunk after the first of its text starts, in the order the strings
+    /// reach them; empty unless split.
+    cuts: Vec<Cut>,
+    /// Where the current chunk of each text starts.
+    latin1_from: usize,
+    utf16_from: usize,
+    /// The length of each text past which the current chunk is full: a string that ends
+    /// past it starts a new chunk (`usize::MAX` unsplit: never).
+    latin1_full: usize,
+    utf16_full: usize,
+}
+
+/// The most units of a Latin-1 chunk (one byte each) and of a UTF-16 chunk (two each),
+/// unless one string is longer: 64 KiB, half V8's largest regular object.
+pub const LATIN1_CHUNK_UNITS: usize = 1 << 16;
+pub const UTF16_CHUNK_UNITS: usize = 1 << 15;
+
+/// Chunk-switch slots are below `-CHUNK_SLOT` (string lengths are far below it): a
+/// string opening a new Latin-1 chunk has slot `-(CHUNK_SLOT + length)`, one opening a
+/// new UTF-16 chunk `-(2 * CHUNK_SLOT + length)`.
+pub const CHUNK_SLOT: f64 = 4_294_967_296.0;
+
+/// The slot of a string of `units` units that opens a new chunk of the `wide` text.
+#[inline]
+pub fn chunk_slot(wide: bool, units: usize) -> f64 {
+    -(if wide { 2.0 * CHUNK_SLOT } else { CHUNK_SLOT } + units as f64)
+}
+
+/// The start of a chunk: in the UTF-16 text (`wide`) or the Latin-1 one, at unit `at`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cut {
+    pub wide: bool,
+    pub at: usize,
+}
+
+/// Where the chunks of a chunked text (`Text::Chunked`) are in its two texts.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ChunkRanges {
+    /// The first chunk of the Latin-1 text, and of the UTF-16 text.
+    pub first: Range<usize>,
+    pub first_wide: Range<usize>,
+    /// Every further chunk, in the order the reader moves to them, with whether it is of
+    /// the UTF-16 text.
+    pub more: Vec<(bool, Range<usize>)>,
+}
+
+/// The chunks of a chunked text whose texts are `latin1_len` and `utf16_len` units long.
+pub fn chunk_ranges(latin1_len: usize, utf16_len: usize, cuts: &[Cut]) -> ChunkRanges {
+    let mut ends = [latin1_len, utf16_len];
+    let mut more = vec![(false, 0..0); cuts.len()];
+    for (k, c) in cuts.iter().enumerate().rev() {
+        let end = &mut ends[c.wide as usize];
+        more[k] = (c.wide, c.at..*end);
+        *end = c.at;
+    }
+    ChunkRanges {
+        first: 0..ends[0],
+        first_wide: 0..ends[1],
+        more,
+    }
 }
 
 /// A position in a `TextBuffer` (`mark`, `rollback`).
@@ -155,15 +224,20 @@ pub struct TextMark {
     latin1: usize,
     utf16: usize,
     wide: bool,
+    cuts: usize,
+    latin1_from: usize,
+    utf16_from: usize,
 }
 
 /// The text of a decoded message, borrowed from its `TextBuffer`: one string, or (a split
-/// message with both kinds of strings) the Latin-1 text and the UTF-16 text.
+/// message with both kinds of strings) the Latin-1 text and the UTF-16 text, or (a split
+/// message in chunks) both texts and where their chunks start.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Text<'a> {
     Latin1(&'a [u8]),
     Utf16(&'a [u16]),
     Split(&'a [u8], &'a [u16]),
+    Chunked(&'a [u8], &'a [u16], &'a [Cut]),
 }
 
 impl TextBuffer {
@@ -181,6 +255,18 @@ impl TextBuffer {
         self.utf16.clear();
         self.wide = false;
         self.split = split;
+        self.cuts.clear();
+        self.set_chunks(0, 0);
+    }
+
+    /// The current chunks start at `latin1_from` and `utf16_from`. (An unsplit text is
+    /// never cut, but gets the same bounds: `cut` lifts them when a text reaches one.)
+    #[inline]
+    fn set_chunks(&mut self, latin1_from: usize, utf16_from: usize) {
+        self.latin1_from = latin1_from;
+        self.utf16_from = utf16_from;
+        self.latin1_full = latin1_from + LATIN1_CHUNK_UNITS;
+        self.utf16_full = utf16_from + UTF16_CHUNK_UNITS;
     }
 
     /// Length in UTF-16 code units (the length JS sees; both texts' for a split one).
@@ -215,6 +301,9 @@ impl TextBuffer {
             latin1: self.latin1.len(),
             utf16: self.utf16.len(),
             wide: self.wide,
+            cuts: self.cuts.len(),
+            latin1_from: self.latin1_from,
+            utf16_from: self.utf16_from,
         }
     }
 
@@ -230,6 +319,8 @@ impl TextBuffer {
         } else {
             self.latin1.truncate(mark.latin1);
             self.utf16.truncate(mark.utf16);
+            self.cuts.truncate(mark.cuts);
+            self.set_chunks(mark.latin1_from, mark.utf16_from);
         }
     }
 
@@ -240,10 +331,19 @@ impl TextBuffer {
 
     #[inline]
     pub fn text(&self) -> Text<'_> {
-        if self.wide || (self.split && self.latin1.is_empty() && !self.utf16.is_empty()) {
-            Text::Utf16(&self.utf16)
+        // Unsplit, the text is all in `utf16` once widened, else all in `latin1`.
+        if !self.split {
+            if self.wide {
+                Text::Utf16(&self.utf16)
+            } else {
+                Text::Latin1(&self.latin1)
+            }
+        } else if !self.cuts.is_empty() {
+            Text::Chunked(&self.latin1, &self.utf16, &self.cuts)
         } else if self.utf16.is_empty() {
             Text::Latin1(&self.latin1)
+        } else if self.latin1.is_empty() {
+            Text::Utf16(&self.utf16)
         } else {
             Text::Split(&self.latin1, &self.utf16)
         }
@@ -255,6 +355,9 @@ impl TextBuffer {
     pub fn push_str(&mut self, bytes: &[u8], offset: usize) -> Result<f64> {
         if bytes.is_ascii() {
             self.push_ascii(bytes);
+            if self.latin1.len() > self.latin1_full {
+                return Ok(self.cut(false, bytes.len()));
+            }
             return Ok(bytes.len() as f64);
         }
         if self.split {
@@ -274,7 +377,11 @@ impl TextBuffer {
         if !has_wide_lead(bytes) {
             let mark = self.latin1.len();
             if self.push_latin1_prefix(bytes).is_empty() {
-                return Ok((self.latin1.len() - mark) as f64);
+                let units = self.latin1.len() - mark;
+                if self.latin1.len() > self.latin1_full {
+                    return Ok(self.cut(false, units));
+                }
+                return Ok(units as f64);
             }
             self.latin1.truncate(mark);
             return Err(Error::malformed(offset, Fault::BadUtf8));
@@ -284,7 +391,40 @@ impl TextBuffer {
         if !valid {
             return Err(Error::malformed(offset, Fault::BadUtf8));
         }
-        Ok(-((self.utf16.len() - before) as f64))
+        let units = self.utf16.len() - before;
+        if self.utf16.len() > self.utf16_full {
+            return Ok(self.cut(true, units));
+        }
+        Ok(-(units as f64))
+    }
+
+    /// A string of `units` units, just appended to the `wide` text, ends past its current
+    /// chunk: it opens a new one, unless it opened this one (then it is longer than a chunk
+    /// alone, and the next string opens the next). Returns the string's slot.
+    #[cold]
+    fn cut(&mut self, wide: bool, units: usize) -> f64 {
+        if !self.split {
+            // Strings of a fixed few (lib/codegen.js, positional) are read from one text.
+            self.latin1_full = usize::MAX;
+            self.utf16_full = usize::MAX;
+            return units as f64;
+        }
+        let (len, from) = if wide {
+            (self.utf16.len(), self.utf16_from)
+        } else {
+            (self.latin1.len(), self.latin1_from)
+        };
+        let at = len - units;
+        if at == from {
+            return if wide { -(units as f64) } else { units as f64 };
+        }
+        self.cuts.push(Cut { wide, at });
+        if wide {
+            self.set_chunks(self.latin1_from, at);
+        } else {
+            self.set_chunks(at, self.utf16_from);
+        }
+        chunk_slot(wide, units)
     }
 
     /// Validates `bytes` as UTF-8 and appends them; returns the number of UTF-16 units
@@ -702,7 +842,7 @@ mod tests {
                 l.iter().map(|&x| x as u16).collect()
             }
             Text::Utf16(u) => u.to_vec(),
-            Text::Split(..) => panic!("one string is never split"),
+            Text::Split(..) | Text::Chunked(..) => panic!("one string is never split"),
         }
     }
 
@@ -769,6 +909,123 @@ mod tests {
         assert!(t
             .push_str(&[b"a".repeat(70).as_slice(), &[0xc3]].concat(), 0)
             .is_err());
+    }
+
+    /// The chunks of a text, as the reader sees them (`chunk_ranges`), as strings.
+    fn chunk_strings(t: &TextBuffer) -> (String, String, Vec<(bool, String)>) {
+        let Text::Chunked(l, u, cuts) = t.text() else {
+            panic!("expected a text in chunks, got {:?}", t.cuts)
+        };
+        let latin = |r: Range<usize>| l[r].iter().map(|&b| b as char).collect::<String>();
+        let wide = |r: Range<usize>| String::from_utf16(&u[r]).unwrap();
+        let ChunkRanges {
+            first,
+            first_wide,
+            more,
+        } = chunk_ranges(l.len(), u.len(), cuts);
+        let more = more
+            .into_iter()
+            .map(|(w, r)| (w, if w { wide(r) } else { latin(r) }))
+            .collect();
+        (latin(first), wide(first_wide), more)
+    }
+
+    #[test]
+    fn a_split_text_is_cut_in_chunks_at_string_boundaries() {
+        let mut t = TextBuffer::new();
+        t.start(true);
+        let a = "a".repeat(LATIN1_CHUNK_UNITS - 2);
+        let w = "数".repeat(UTF16_CHUNK_UNITS - 1);
+        assert_eq!(t.push_str(a.as_bytes(), 0).unwrap(), a.len() as f64);
+        // Fills the Latin-1 chunk exactly: no cut.
+        assert_eq!(t.push_str("éb".as_bytes(), 0).unwrap(), 2.0);
+        assert_eq!(
+            t.push_str(w.as_bytes(), 0).unwrap(),
+            -(w.chars().count() as f64)
+        );
+        // One unit past either chunk: the string opens the next one.
+        assert_eq!(t.push_str(b"c", 0).unwrap(), chunk_slot(false, 1));
+        assert_eq!(
+            t.push_str("学学".as_bytes(), 0).unwrap(),
+            chunk_slot(true, 2)
+        );
+        assert_eq!(t.push_str(b"", 0).unwrap(), 0.0);
+        assert_eq!(t.push_str("dé".as_bytes(), 0).unwrap(), 2.0);
+        // A string longer than a chunk opens one of its own and fills it alone.
+        let long = "e".repeat(2 * LATIN1_CHUNK_UNITS);
+        assert_eq!(
+            t.push_str(long.as_bytes(), 0).unwrap(),
+            chunk_slot(false, long.len())
+        );
+        assert_eq!(t.push_str(b"", 0).unwrap(), chunk_slot(false, 0));
+        assert_eq!(t.push_str(b"f", 0).unwrap(), 1.0);
+        assert_eq!(
+            t.len(),
+            a.len() + 2 + w.chars().count() + 1 + 2 + 2 + long.len() + 1
+        );
+        let (first, first_wide, more) = chunk_strings(&t);
+        assert_eq!(first, format!("{a}éb"));
+        assert_eq!(first_wide, w);
+        assert_eq!(
+            more,
+            [
+                (false, "cdé".to_string()),
+                (true, "学学".to_string()),
+                (false, long.clone()),
+                (false, "f".to_string()),
+            ]
+        );
+        // Only Latin-1 strings: still in chunks, with an empty first UTF-16 chunk.
+        t.start(true);
+        t.push_str(a.as_bytes(), 0).unwrap();
+        assert_eq!(t.push_str(b"xyz", 0).unwrap(), chunk_slot(false, 3));
+        assert_eq!(
+            chunk_strings(&t),
+            (a.clone(), String::new(), vec![(false, "xyz".into())])
+        );
+        // A new message starts with no chunks.
+        t.start(true);
+        assert_eq!(t.push_str(b"xyz", 0).unwrap(), 3.0);
+        assert_eq!(t.text(), Text::Latin1(b"xyz"));
+    }
+
+    #[test]
+    fn an_unsplit_text_is_never_cut() {
+        // Its strings are a fixed few, sliced from one text (lib/codegen.js, positional).
+        let mut t = TextBuffer::new();
+        t.start(false);
+        let a = "a".repeat(3 * LATIN1_CHUNK_UNITS);
+        assert_eq!(t.push_str(a.as_bytes(), 0).unwrap(), a.len() as f64);
+        assert_eq!(t.push_str(b"b", 0).unwrap(), 1.0);
+        let w = "数".repeat(3 * UTF16_CHUNK_UNITS);
+        assert_eq!(
+            t.push_str(w.as_bytes(), 0).unwrap(),
+            (3 * UTF16_CHUNK_UNITS) as f64
+        );
+        assert_eq!(t.push_str(b"c", 0).unwrap(), 1.0);
+        let Text::Utf16(u) = t.text() else {
+            panic!("expected one UTF-16 text")
+        };
+        assert_eq!(u.len(), a.len() + 1 + w.chars().count() + 1);
+    }
+
+    #[test]
+    fn rollback_drops_the_chunks_cut_after_the_mark() {
+        let mut t = TextBuffer::new();
+        t.start(true);
+        let a = "a".repeat(LATIN1_CHUNK_UNITS);
+        t.push_str(a.as_bytes(), 0).unwrap();
+        let mark = t.mark();
+        assert_eq!(t.push_str(b"b", 0).unwrap(), chunk_slot(false, 1));
+        assert_eq!(
+            t.push_str(&a.as_bytes()[1..], 0).unwrap(),
+            (a.len() - 1) as f64
+        );
+        t.rollback(mark);
+        assert_eq!(t.text(), Text::Latin1(a.as_bytes()));
+        // The chunk it was in is the current one again: the next string opens the next.
+        assert_eq!(t.push_str(b"c", 0).unwrap(), chunk_slot(false, 1));
+        assert_eq!(chunk_strings(&t).2, [(false, "c".to_string())]);
     }
 
     #[test]
