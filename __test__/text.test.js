@@ -162,15 +162,15 @@ describe('text of a large message to encode, in chunks', () => {
   });
 });
 
-// A large message's decoded text comes in chunks of at most 64 KiB (src/codec/text.rs,
+// A large message's decoded text comes in chunks just under 128 KiB (src/codec/text.rs,
 // LATIN1_CHUNK_UNITS, UTF16_CHUNK_UNITS), cut at string boundaries, so V8 makes each in new
 // space; the first string of a new chunk has a slot that moves the reader to it
 // (lib/codegen.js, `text()`). Every reader of a tape must follow those moves: both
 // marshallers, helper functions of a large schema, hand-offs to the generic marshaller,
 // batches of frames and readers of another schema's bytes.
 describe('text of a large message to decode, in chunks', () => {
-  const LATIN1 = 1 << 16;
-  const UTF16 = 1 << 15;
+  const LATIN1 = (1 << 17) - 64;
+  const UTF16 = (1 << 16) - 32;
   // Strings around both texts' chunk edges, interleaved so that moves to the next
   // Latin-1 and the next UTF-16 chunk alternate.
   function edges() {
@@ -213,7 +213,7 @@ describe('text of a large message to decode, in chunks', () => {
     const fields = Object.fromEntries(Array.from({ length: 40 }, (_, k) => [`f${k}`, shape]));
     for (const mode of MODES) {
       const codec = compileMode(t.array(t.object({ ...fields, tail: t.string() })), mode);
-      const rows = Array.from({ length: 3 }, (_, r) => {
+      const rows = Array.from({ length: 8 }, (_, r) => {
         const row = { tail: `${WORDS[r]}-end` };
         for (let k = 0; k < 40; k++) {
           const w = (j) => WORDS[(r + k + j) % WORDS.length];

@@ -7,6 +7,7 @@
 //! __test__/framing.test.js reads the same vectors through the JS API.
 
 use shorn::codec::crc32c::crc32c;
+use shorn::codec::text::{LATIN1_CHUNK_UNITS, UTF16_CHUNK_UNITS};
 use shorn::engine::{decode_frames, FrameBatch, Frames};
 use shorn::json::Json;
 use shorn::program::Limits;
@@ -378,10 +379,10 @@ fn mutated_streams_decode_in_batches_as_frame_by_frame() {
 fn edge_strings() -> Vec<Value> {
     let mut out = Vec::new();
     for (unit, limit) in [
-        ("a", 1 << 16),
-        ("é", 1 << 16),
-        ("数", 1 << 15),
-        ("🚀", 1 << 15),
+        ("a", LATIN1_CHUNK_UNITS),
+        ("é", LATIN1_CHUNK_UNITS),
+        ("数", UTF16_CHUNK_UNITS),
+        ("🚀", UTF16_CHUNK_UNITS),
     ] {
         let n = limit / unit.encode_utf16().count();
         let other = if unit == "a" || unit == "é" {
