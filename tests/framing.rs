@@ -129,6 +129,14 @@ fn rejects_stop_exactly_before_the_bad_frame() {
     }
 }
 
+/// Each of `values` encoded on its own.
+fn encode_all(schema: &Schema, values: &[Value]) -> Vec<Vec<u8>> {
+    values
+        .iter()
+        .map(|v| encode_value(schema, v).unwrap())
+        .collect()
+}
+
 /// Frames of `messages`, with checksums if asked.
 fn frames_of(messages: &[Vec<u8>], checksum: bool) -> Vec<u8> {
     let mut out = Vec::new();
@@ -168,10 +176,7 @@ fn batches_end_where_the_tape_or_the_text_is_full() {
         r#"{"name":"name","schema":{"type":"string"}},{"name":"xs","schema":{"type":"array","items":{"type":"uint8"}}}"#,
     );
     let values: Vec<Value> = (0..100).map(|k| person(&format!("p{k}"), k % 7)).collect();
-    let messages: Vec<Vec<u8>> = values
-        .iter()
-        .map(|v| encode_value(&schema, v).unwrap())
-        .collect();
+    let messages = encode_all(&schema, &values);
     for checksum in [false, true] {
         let bytes = frames_of(&messages, checksum);
         let batch = FrameBatch {
@@ -214,10 +219,7 @@ fn the_text_of_a_frame_not_taken_is_dropped() {
         person("wide €", 50),
         person("cd", 1),
     ];
-    let messages: Vec<Vec<u8>> = values
-        .iter()
-        .map(|v| encode_value(&schema, v).unwrap())
-        .collect();
+    let messages = encode_all(&schema, &values);
     let bytes = frames_of(&messages, false);
     let batch = FrameBatch {
         checksum: false,
@@ -431,10 +433,7 @@ fn a_large_text_in_chunks_reads_back_alone_and_in_a_batch() {
         ])
     };
     let values = [small("before"), big, small("after")];
-    let messages: Vec<Vec<u8>> = values
-        .iter()
-        .map(|v| encode_value(&schema, v).unwrap())
-        .collect();
+    let messages = encode_all(&schema, &values);
     let frames = frames_of(&messages, false);
     let batch = FrameBatch {
         checksum: false,
