@@ -428,95 +428,125 @@ pub fn decode_frames(
 fn decode_block(d: &mut Decoding, p: &Program, start: usize, end: usize) -> Result<()> {
     let mut pc = start;
     while pc < end {
-        let step = &p.steps[pc];
-        let r = match step.op {
-            Op::Array {
-                end: items_end,
-                min_item_bytes,
-                item_cost,
-                leaves,
-            } => {
-                let offset = d.r.offset();
-                let count = d
-                    .count(min_item_bytes)
-                    .and_then(|count| {
-                        d.charge(count as u64 * item_cost as u64, offset)?;
-                        Ok(count)
-                    })
-                    .map_err(|err| err.at(&step.path))?;
-                d.out.push(count as f64);
-                let items = &p.steps[pc + 1..items_end as usize];
-                if leaves {
-                    decode_leaf_items(d, items, count).map_err(|(i, k, err)| {
-                        err.at(&items[k].path).within_index(i).at(&step.path)
-                    })?;
-                } else {
-                    for i in 0..count {
-                        decode_block(d, p, pc + 1, items_end as usize)
-                            .map_err(|err| err.within_index(i).at(&step.path))?;
-                    }
-                }
-                pc = items_end as usize;
-                continue;
-            }
-            Op::Entries {
-                end: entries_end,
-                key_end,
-                min_entry_bytes,
-                entry_cost,
-                keys,
-            } => {
-                decode_entries(
-                    d,
-                    p,
-                    pc,
-                    (key_end as usize, entries_end as usize),
-                    (min_entry_bytes, entry_cost),
-                    keys,
-                )
-                .map_err(|err| err.at(&step.path))?;
-                pc = entries_end as usize;
-                continue;
-            }
-            Op::Presence { end: skip, cost } => {
-                let offset = d.r.offset();
-                if !optional::read_presence(&mut d.r).map_err(|err| err.at(&step.path))? {
-                    d.out.push(0.0);
-                    pc = skip as usize;
-                    continue;
-                }
-                d.out.push(1.0);
-                d.charge(cost as u64, offset)
-            }
-            Op::Branch { count, table } => {
-                let offset = d.r.offset();
-                let k =
-                    union::read_index(&mut d.r, count).map_err(|err| err.at(&step.path))? as usize;
-                d.out.push(k as f64);
-                let t = table as usize;
-                d.charge(p.costs[t + k] as u64, offset)
-                    .map_err(|err| err.at(&step.path))?;
-                decode_block(d, p, p.tables[t + k] as usize, p.tables[t + k + 1] as usize)?;
-                pc = p.tables[t + count as usize] as usize;
-                continue;
-            }
-            Op::Call { block } => {
-                let (s, end, cost) = p.blocks[block as usize];
-                let offset = d.r.offset();
-                d.enter(offset)
-                    .and_then(|()| d.charge(cost as u64, offset))
-                    .and_then(|()| decode_block(d, p, s as usize, end as usize))
-                    .map_err(|err| err.at(&step.path))?;
-                d.depth -= 1;
-                Ok(())
-            }
-            Op::Checked { rule } => decode_checked(d, p, rule),
-            Op::Count { .. } => count(d, p, pc),
-            op => decode_leaf(d, op),
-        };
-        r.map_err(|err| err.at(&step.path))?;
-        pc += 1;
+        decode_step(d, p, &mut pc)?;
     }
+    Ok(())
+}
+
+/// Runs an array's `count` composite items, `program.steps[start..end]` each, and gives
+/// the error of a step with the index of its item. One call per array, not a
+/// `decode_block` per item, whose prologue and epilogue cost ~50 instructions: citm_catalog
+/// decode (8,685 objects of two fields) went from 3.59M native instructions to 2.66M,
+/// with the skip of empty arrays (callgrind). The step's code is inlined here and in
+/// `decode_block`: a shared loop run once for a block cost person decode 14 more.
+fn decode_items(
+    d: &mut Decoding,
+    p: &Program,
+    start: usize,
+    end: usize,
+    count: u32,
+) -> std::result::Result<(), (u32, Error)> {
+    for i in 0..count {
+        let mut pc = start;
+        while pc < end {
+            decode_step(d, p, &mut pc).map_err(|err| (i, err))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs the step at `pc` and moves `pc` on.
+#[inline(always)]
+fn decode_step(d: &mut Decoding, p: &Program, pc: &mut usize) -> Result<()> {
+    let step = &p.steps[*pc];
+    let r = match step.op {
+        Op::Array {
+            end: items_end,
+            min_item_bytes,
+            item_cost,
+            leaves,
+        } => {
+            let offset = d.r.offset();
+            let count = d
+                .count(min_item_bytes)
+                .and_then(|count| {
+                    d.charge(count as u64 * item_cost as u64, offset)?;
+                    Ok(count)
+                })
+                .map_err(|err| err.at(&step.path))?;
+            d.out.push(count as f64);
+            let item_steps = &p.steps[*pc + 1..items_end as usize];
+            if count == 0 {
+                // Empty arrays are common in real JSON (citm_catalog has 8,685 in one
+                // message); the call to `decode_leaf_items` and its match cost ~85
+                // instructions each for nothing.
+            } else if leaves {
+                decode_leaf_items(d, item_steps, count).map_err(|(i, k, err)| {
+                    err.at(&item_steps[k].path).within_index(i).at(&step.path)
+                })?;
+            } else {
+                decode_items(d, p, *pc + 1, items_end as usize, count)
+                    .map_err(|(i, err)| err.within_index(i).at(&step.path))?;
+            }
+            *pc = items_end as usize;
+            return Ok(());
+        }
+        Op::Entries {
+            end: entries_end,
+            key_end,
+            min_entry_bytes,
+            entry_cost,
+            keys,
+        } => {
+            decode_entries(
+                d,
+                p,
+                *pc,
+                (key_end as usize, entries_end as usize),
+                (min_entry_bytes, entry_cost),
+                keys,
+            )
+            .map_err(|err| err.at(&step.path))?;
+            *pc = entries_end as usize;
+            return Ok(());
+        }
+        Op::Presence { end: skip, cost } => {
+            let offset = d.r.offset();
+            if !optional::read_presence(&mut d.r).map_err(|err| err.at(&step.path))? {
+                d.out.push(0.0);
+                *pc = skip as usize;
+                return Ok(());
+            }
+            d.out.push(1.0);
+            d.charge(cost as u64, offset)
+        }
+        Op::Branch { count, table } => {
+            let offset = d.r.offset();
+            let k = union::read_index(&mut d.r, count).map_err(|err| err.at(&step.path))? as usize;
+            d.out.push(k as f64);
+            let t = table as usize;
+            d.charge(p.costs[t + k] as u64, offset)
+                .map_err(|err| err.at(&step.path))?;
+            decode_block(d, p, p.tables[t + k] as usize, p.tables[t + k + 1] as usize)?;
+            *pc = p.tables[t + count as usize] as usize;
+            return Ok(());
+        }
+        Op::Call { block } => {
+            let (s, end, cost) = p.blocks[block as usize];
+            let offset = d.r.offset();
+            d.enter(offset)
+                .and_then(|()| d.charge(cost as u64, offset))
+                .and_then(|()| decode_block(d, p, s as usize, end as usize))
+                .map_err(|err| err.at(&step.path))?;
+            d.depth -= 1;
+            Ok(())
+        }
+        Op::Checked { rule } => decode_checked(d, p, rule),
+        Op::Count { .. } => count(d, p, *pc),
+        op => decode_leaf(d, op),
+    };
+    r.map_err(|err| err.at(&step.path))?;
+    *pc += 1;
     Ok(())
 }
 
