@@ -1,8 +1,9 @@
 //! Arrays whose items are leaves (numbers, strings, tuples of them) run in one loop per
 //! array (`engine::decode_leaf_items`, `encode_leaf_items`), not a block per item: the
 //! same values, bytes and errors (code, offset, path) as the block per item, which arrays
-//! of objects still take (each expectation here was checked against the block per item
-//! before the loop was added). Two-byte uint16 varints are read inline there (`read_varint2`),
+//! of objects still take on encode (each expectation here was checked against the block
+//! per item before the loop was added; decode runs composite items as in
+//! tests/composite_items.rs). Two-byte uint16 varints are read inline there (`read_varint2`),
 //! with the same rules: overlong forms and values over 65535 are refused.
 
 use shorn::codec::Error;
