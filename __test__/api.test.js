@@ -309,6 +309,47 @@ describe('re-entrant calls from getters', () => {
       assert.deepStrictEqual(codec.decode(codec.encode(value)), { a: 'x', b: 2, c: ['z'] });
     });
 
+    // Fuzz finding J8: a union's variant test counts how deep it is on the schema's
+    // marshaller, which both marshallers share; an encode re-entered from a getter that
+    // the test reads must start that count at 0, not where the outer test stood.
+    test(`an encode re-entered from inside a union's variant test gets the whole depth limit (${mode.name} marshaller)`, () => {
+      const B = t.recursive('B', (self) => t.object({ v: t.string(), next: t.nullable(self) }));
+      const codec = compileMode(t.union([B, t.uint32()]), mode, { maxDepth: 6 });
+      const chain = (n) => (n === 0 ? null : { v: `v${n}`, next: chain(n - 1) });
+      // The deepest chain the codec takes on its own.
+      let deepest = 1;
+      while (deepest < 50) {
+        try {
+          codec.encode(chain(deepest + 1));
+          deepest++;
+        } catch (e) {
+          assert.equal(e.code, 'ERR_SHORN_INVALID');
+          break;
+        }
+      }
+      assert.ok(deepest > 2 && deepest < 50, `deepest ${deepest}`);
+      const alone = toHex(codec.encode(chain(deepest)));
+      let inner = null;
+      const value = {
+        v: 'a',
+        next: {
+          get v() {
+            inner = toHex(codec.encode(chain(deepest)));
+            return 'b';
+          },
+          next: null,
+        },
+      };
+      const plain = toHex(codec.encode({ v: 'a', next: { v: 'b', next: null } }));
+      assert.equal(toHex(codec.encode(value)), plain);
+      assert.equal(inner, alone);
+      // And the count is where the outer test left it when the getter returns: a cyclic
+      // value still ends in ERR_SHORN_INVALID, not a stack overflow.
+      const cyclic = { v: 'c', next: null };
+      cyclic.next = cyclic;
+      assert.throws(() => codec.encode(cyclic), { code: 'ERR_SHORN_INVALID' });
+    });
+
     // A call made while another encode is marshalling starts on a small tape of its own, so
     // inner encodes of growing values cross the tape's end at every alignment.
     test(`encodes re-entered from a getter grow their tape correctly at every alignment (${mode.name} marshaller)`, () => {

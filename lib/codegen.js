@@ -343,7 +343,7 @@ const NewArray = rt.NewArray;
 ${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null };' : ''}
 ${g.functions.join('\n')}
 function marshal(v) {
-  if (st.busy) return rt.reenter(marshal, v);
+  if (st.busy) return rt.reenter(marshal, v, G);
   st.busy = true;
   let T = st.tape;
   ${views64}
@@ -363,7 +363,7 @@ function marshal(v) {
   }
 }
 function decode(bytes) {
-  if (st.busy) return rt.reenter(decode, bytes);
+  if (st.busy) return rt.reenter(decode, bytes, G);
   // See lib/runtime.js, decodeCall: the same, inline.
   let S;
   if (rt.isPlainBytes(bytes)) {

@@ -467,7 +467,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
   m.overrides = overrides;
 
   function marshal(v) {
-    if (st.busy) return rt.reenter(marshal, v);
+    if (st.busy) return rt.reenter(marshal, v, m);
     st.busy = true;
     // Per call, so a call made from inside another (a getter that encodes with the same
     // codec) has its own.
@@ -495,7 +495,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
   }
 
   function decode(bytes) {
-    if (st.busy) return rt.reenter(decode, bytes);
+    if (st.busy) return rt.reenter(decode, bytes, m);
     if (!rt.isPlainBytes(bytes) && !rt.isBytes(bytes)) throw rt.notBytes(bytes);
     const S = rt.decodeCall(nat, bytes);
     const X = rt.wideText(S);
