@@ -340,10 +340,20 @@ function generate(descriptor, info, G, overrides = null) {
   // of it (decode does the same natively: src/binding.rs, decode_bytes).
   const source = `'use strict';
 const NewArray = rt.NewArray;
-${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null };' : ''}
+${g.split ? `const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null };
+// A call from user code (a getter) while this codec's helpers run uses W too: the outer
+// call's W is put back after it.
+function reenter(fn, arg) {
+  const saved = { ...W };
+  try {
+    return rt.reenter(fn, arg, G);
+  } finally {
+    Object.assign(W, saved);
+  }
+}` : 'const reenter = (fn, arg) => rt.reenter(fn, arg, G);'}
 ${g.functions.join('\n')}
 function marshal(v) {
-  if (st.busy) return rt.reenter(marshal, v, G);
+  if (st.busy) return reenter(marshal, v);
   st.busy = true;
   let T = st.tape;
   ${views64}
@@ -363,7 +373,7 @@ function marshal(v) {
   }
 }
 function decode(bytes) {
-  if (st.busy) return rt.reenter(decode, bytes, G);
+  if (st.busy) return reenter(decode, bytes);
   // See lib/runtime.js, decodeCall: the same, inline.
   let S;
   if (rt.isPlainBytes(bytes)) {
