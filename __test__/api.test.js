@@ -348,6 +348,33 @@ describe('re-entrant calls from getters', () => {
       const cyclic = { v: 'c', next: null };
       cyclic.next = cyclic;
       assert.throws(() => codec.encode(cyclic), { code: 'ERR_SHORN_INVALID' });
+      // The same for check(), which marks no call busy: inside an encode's test, and with
+      // an encode inside its own.
+      let results;
+      const calling = (call) => {
+        results = [];
+        return {
+          v: 'a',
+          next: {
+            get v() {
+              results.push(call());
+              return 'b';
+            },
+            next: null,
+          },
+        };
+      };
+      // Every call the getter made (one per read of the field) gave the value's own result.
+      const each = (want) => {
+        assert.ok(results.length > 0);
+        assert.deepStrictEqual(results, results.map(() => want));
+      };
+      assert.equal(toHex(codec.encode(calling(() => codec.check(chain(deepest)).ok))), plain);
+      each(true);
+      assert.deepStrictEqual(codec.check(calling(() => toHex(codec.encode(chain(deepest))))), { ok: true });
+      each(alone);
+      assert.deepStrictEqual(codec.check(calling(() => codec.check(chain(deepest)).ok)), { ok: true });
+      each(true);
     });
 
     // A large schema's generated code is split into a function per object shape, which

@@ -332,6 +332,8 @@ function generate(descriptor, info, G, overrides = null) {
       decls.push('const B = undefined;');
     }
   }
+  // Only recursive and json types count test depth (lib/generic.js, testDepth).
+  const depth = info.handsOff;
   const views64 = info.uses64 ? "let TI = rt.view(T, 'TI'); let TU = rt.view(T, 'TU');" : '';
   const result = g.take(descriptor);
 
@@ -346,15 +348,16 @@ ${g.split ? `const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: nu
 function reenter(fn, arg) {
   const saved = { ...W };
   try {
-    return rt.reenter(fn, arg, G);
+    return rt.reenter(fn, arg);
   } finally {
     Object.assign(W, saved);
   }
-}` : 'const reenter = (fn, arg) => rt.reenter(fn, arg, G);'}
+}` : 'const reenter = rt.reenter;'}
 ${g.functions.join('\n')}
 function marshal(v) {
   if (st.busy) return reenter(marshal, v);
   st.busy = true;
+  ${depth ? 'const depth = G.testDepth;\n  G.testDepth = 0;' : ''}
   let T = st.tape;
   ${views64}
   let i = 0;
@@ -368,6 +371,7 @@ function marshal(v) {
     return nat.encode(${args.join(', ')});
   } finally {
     st.busy = false;
+    ${depth ? 'G.testDepth = depth;' : ''}
     ${layout.positional ? '' : 'if (st.chunks.length !== 0) st.chunks = [];'}
     if (T.length > ${rt.KEEP_TAPE_SLOTS} && i * 4 < T.length) rt.shrink();
   }

@@ -26,7 +26,10 @@ class Marshaller {
     // Writer node -> override, when this marshaller decodes another schema's values from
     // this one's bytes (lib/evolve.js); null otherwise.
     this.overrides = null;
-    // Levels of recursion a `test` is inside (cyclic values must end in `false`).
+    // Levels of recursion a `test` is inside (cyclic values must end in `false`). Every
+    // encode and check starts it at 0 and puts it back after: one made from user code (a
+    // getter read inside a union's variant test) must not start where that test stood
+    // (fuzz finding J8: a value near maxDepth was refused).
     this.testDepth = 0;
   }
 
@@ -134,7 +137,13 @@ class Marshaller {
     c.scratch = true;
     c.issues = [];
     if (schemaOrder) c.late = null;
-    c.put(d, value);
+    const depth = this.testDepth;
+    this.testDepth = 0;
+    try {
+      c.put(d, value);
+    } finally {
+      this.testDepth = depth;
+    }
     return c.late === null ? c.issues : [...c.issues, ...c.late];
   }
 
@@ -467,8 +476,10 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
   m.overrides = overrides;
 
   function marshal(v) {
-    if (st.busy) return rt.reenter(marshal, v, m);
+    if (st.busy) return rt.reenter(marshal, v);
     st.busy = true;
+    const depth = m.testDepth;
+    m.testDepth = 0;
     // Per call, so a call made from inside another (a getter that encodes with the same
     // codec) has its own.
     const c = m.encoder(st.tape, 0, '', []);
@@ -490,12 +501,13 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
       return nat.encode(...strings, ...blobs);
     } finally {
       st.busy = false;
+      m.testDepth = depth;
       if (c.T.length > rt.KEEP_TAPE_SLOTS && c.i * 4 < c.T.length) rt.shrink();
     }
   }
 
   function decode(bytes) {
-    if (st.busy) return rt.reenter(decode, bytes, m);
+    if (st.busy) return rt.reenter(decode, bytes);
     if (!rt.isPlainBytes(bytes) && !rt.isBytes(bytes)) throw rt.notBytes(bytes);
     const S = rt.decodeCall(nat, bytes);
     const X = rt.wideText(S);

@@ -177,25 +177,19 @@ function checkBuffers() {
 }
 
 // Runs `fn(arg)` on a fresh tape, for a call made while an encoder is marshalling (from a
-// getter or a Proxy), so the outer call's tape is left as it was. `m`, the callee's
-// marshaller (lib/generic.js), counts how deep its union tests are: the getter may run
-// inside one of the outer call's, and the inner call starts from 0 (fuzz finding J8: it
-// started where the outer test stood, and a value near maxDepth was refused).
-function reenter(fn, arg, m) {
+// getter or a Proxy), so the outer call's tape is left as it was.
+function reenter(fn, arg) {
   const saved = state.tape;
   const chunks = state.chunks;
-  const depth = m.testDepth;
   setTape(newTape(256));
   state.chunks = [];
   state.busy = false;
-  m.testDepth = 0;
   try {
     return fn(arg);
   } finally {
     setTape(saved);
     state.chunks = chunks;
     state.busy = true;
-    m.testDepth = depth;
   }
 }
 
