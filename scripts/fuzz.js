@@ -1310,8 +1310,19 @@ function reentrantWork(entry, nested, nestedValue) {
     if (!(e instanceof ShornError)) throw e;
   }
   // A random value may not fit (a lone surrogate, say): its ShornError leaves the getter,
-  // and both marshallers must pass it on unchanged (finding J4).
-  if (nested === 1) entry.gen.encode(nestedValue);
+  // and both marshallers must pass it on unchanged (finding J4). Its `check`, first, must
+  // agree with its encode: the getter may run inside a union's variant test of the outer
+  // call, whose depth neither may start from (finding J8).
+  if (nested === 1) {
+    const verdict = entry.gen.check(nestedValue).ok;
+    try {
+      entry.gen.encode(nestedValue);
+    } catch (e) {
+      if (verdict && e instanceof ShornError) throw new Failure('reentrant-check-disagrees', `check passed a value whose encode threw ${e.code} ${e.path}`);
+      throw e;
+    }
+    if (!verdict) throw new Failure('reentrant-check-disagrees', 'check refused a value that encodes');
+  }
   if (nested === 2 && entry.messages.length) {
     try {
       entry.generic.decode(entry.messages[0]);
