@@ -5,6 +5,8 @@
 use std::ops::Range;
 
 use super::error::{Error, ErrorKind, Fault, Result};
+#[cfg(target_arch = "x86_64")]
+use super::utf16_simd;
 use super::varint::{varint_len, write_varint, MAX_VARINT_LEN};
 use super::writer::Writer;
 
@@ -567,6 +569,20 @@ const RUNS_MIN_BYTES: usize = 256;
 /// `push_utf16` of the right kind for `bytes`.
 #[inline]
 fn push_utf16_any(out: &mut Vec<u16>, bytes: &[u8], checked: bool) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if !checked && bytes.len() >= 16 && utf16_simd::available() {
+        out.reserve(bytes.len() + 16);
+        let start = out.len();
+        // SAFETY: `bytes` were validated as UTF-8 (`checked` is false only then), `out`
+        // has room for `bytes.len() + 16` more units, and `available()` found SSSE3.
+        let (read, wrote) = unsafe {
+            utf16_simd::convert(bytes.as_ptr(), bytes.len(), out.as_mut_ptr().add(start))
+        };
+        // SAFETY: `convert` initialised `wrote` units after `start`.
+        unsafe { out.set_len(start + wrote) };
+        // The rest (at most 12 bytes, from a char boundary) by the plain loop.
+        return push_utf16::<false, false>(out, &bytes[read..]);
+    }
     match (checked, bytes.len() >= RUNS_MIN_BYTES) {
         (true, false) => push_utf16::<true, false>(out, bytes),
         (true, true) => push_utf16::<true, true>(out, bytes),
