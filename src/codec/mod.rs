@@ -8,6 +8,7 @@ pub mod framing;
 pub mod reader;
 pub mod tape;
 pub mod text;
+#[cfg(target_arch = "x86_64")]
 mod utf16_simd;
 pub mod varint;
 pub mod writer;

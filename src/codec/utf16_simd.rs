@@ -13,10 +13,11 @@
 //! - else four chars of 1 to 3 bytes: the same in 32-bit lanes, then a shuffle packs them
 //!   into four units.
 //!
-//! A 4-byte char among the first four takes one scalar step; ASCII at the start of a block
-//! is widened 16 bytes at a time. The last 15 bytes are left to the caller's scalar loop.
+//! A 4-byte char among the first four takes one scalar step; a step that starts with 8 or
+//! more ASCII bytes widens 16 and keeps the ASCII ones. The last 15 bytes or fewer are
+//! left to the caller's scalar loop.
+//! x86-64 only (src/codec/mod.rs); elsewhere the scalar loop does it all.
 
-#[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
 /// For each 12-bit end-of-char mask: the shuffle's index in `SHUFFLES` (0..64: six chars
@@ -131,14 +132,7 @@ const fn build_shuffles() -> [[u8; 16]; 145] {
 /// Whether `convert` can run here (SSSE3, checked once by std and cached).
 #[inline(always)]
 pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("ssse3")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    std::arch::is_x86_feature_detected!("ssse3")
 }
 
 /// Transcodes a prefix of `src[..n]` to `dst`; returns (bytes read, units written). The
@@ -148,7 +142,6 @@ pub fn available() -> bool {
 ///
 /// `src[..n]` is valid UTF-8 and readable; `dst` has room for `n` units; the CPU has SSSE3
 /// (`available()`).
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "ssse3")]
 pub unsafe fn convert(src: *const u8, n: usize, dst: *mut u16) -> (usize, usize) {
     let mut i = 0;
@@ -221,7 +214,6 @@ pub unsafe fn convert(src: *const u8, n: usize, dst: *mut u16) -> (usize, usize)
 ///
 /// `src` starts a valid UTF-8 char, all of whose bytes are readable; `dst` has room for
 /// two units.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn one_char(src: *const u8, dst: *mut u16) -> (usize, usize) {
     // SAFETY: the caller guarantees the char's bytes are there and `dst` has two units.
@@ -246,7 +238,7 @@ unsafe fn one_char(src: *const u8, dst: *mut u16) -> (usize, usize) {
     }
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
