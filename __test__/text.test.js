@@ -160,6 +160,85 @@ describe('text of a large message to encode, in chunks', () => {
       assert.deepEqual(codec.decode(nested), inner);
     }
   });
+
+  // A message of short strings hands its chunks to the native side as they are cut; one of
+  // long strings keeps them to the encode call (lib/runtime.js, cutText and PUSH_SLOTS).
+  // Both ways must write the same bytes, and a call that throws, or an encode made from a
+  // getter meanwhile, must leave every other call its own text.
+  describe('chunks handed over as they are cut, or kept', () => {
+    const { state } = require('../lib/runtime');
+    const list = t.object({ head: t.string(), items: t.array(t.string()), tail: t.string() });
+    const [gen, gener] = MODES.map((mode) => compileMode(list, mode));
+    // Short strings: the first chunk takes far more than PUSH_SLOTS slots.
+    const short = (n, seed) => ({ head: `h${seed}`, items: Array.from({ length: n }, (_, k) => WORDS[(k + seed) % WORDS.length].slice(0, 3) + (k % 10)), tail: `t${seed}` });
+    // Long strings: a chunk every few strings.
+    const long = (n, seed) => ({ head: 'é'.repeat(seed), items: Array.from({ length: n }, (_, k) => `${WORDS[(k + seed) % WORDS.length]}${k}`.repeat(2000)), tail: '数' });
+    // The way a message's chunks went, seen from a getter on its `tail` (after every item).
+    function modeOf(codec, v) {
+      let seen = null;
+      const probe = { ...v };
+      Object.defineProperty(probe, 'tail', { enumerable: true, get: () => ((seen = state.textBase >= 0 ? 'handed' : state.chunks.length > 0 ? 'kept' : 'none'), v.tail) });
+      codec.encode(probe);
+      return seen;
+    }
+
+    test('both ways write the bytes of an uncut text, in both marshallers', () => {
+      for (const [make, way] of [[short, 'handed'], [long, 'kept']]) {
+        const v = make(way === 'handed' ? 60000 : 40, 3);
+        assert.equal(modeOf(gen, v), way);
+        assert.equal(modeOf(gener, v), way);
+        const bytes = gen.encode(v);
+        assert.deepEqual(gener.encode(v), bytes);
+        assert.deepEqual(gen.decode(bytes), v);
+        assert.deepEqual(gener.decode(bytes), v);
+        assert.equal(state.textBase, -1);
+        assert.equal(state.chunks.length, 0);
+      }
+    });
+
+    test('an encode that throws after handing chunks over leaves none to the next one', () => {
+      for (const codec of [gen, gener]) {
+        const v = short(60000, 1);
+        const expected = codec.encode(v);
+        const bad = { ...v, items: [...v.items, 'a\ud800'] };
+        assert.throws(() => codec.encode(bad), (e) => e.code === 'ERR_SHORN_INVALID' && e.path === `$.items[${v.items.length}]`);
+        const badTail = { ...v, tail: 7 };
+        assert.throws(() => codec.encode(badTail), { code: 'ERR_SHORN_INVALID', path: '$.tail' });
+        assert.equal(state.textBase, -1);
+        assert.deepEqual(codec.encode(short(2, 9)), gener.encode(short(2, 9)));
+        assert.deepEqual(codec.encode(v), expected);
+        assert.deepEqual(codec.decode(codec.encode(long(30, 2))), long(30, 2));
+      }
+    });
+
+    test('encodes from a getter, either way inside either way, keep their own text', () => {
+      for (const codec of [gen, gener]) {
+        for (const [outerMake, outerN] of [[short, 60000], [long, 40]]) {
+          for (const [innerMake, innerN] of [[short, 50000], [long, 30]]) {
+            const outer = outerMake(outerN, 4);
+            const inner = innerMake(innerN, 6);
+            const v = { ...outer };
+            let nested = null;
+            // `tail` comes after the items: the outer text has chunks by then.
+            Object.defineProperty(v, 'tail', {
+              enumerable: true,
+              get() {
+                nested = codec.encode(inner);
+                // A nested encode that throws after its own chunks changes nothing either.
+                assert.throws(() => codec.encode({ ...inner, tail: null }), { code: 'ERR_SHORN_INVALID' });
+                return outer.tail;
+              },
+            });
+            const bytes = codec.encode(v);
+            assert.deepEqual(bytes, gener.encode(outer));
+            assert.deepEqual(nested, gener.encode(inner));
+            assert.deepEqual(codec.decode(nested), inner);
+            assert.equal(state.textBase, -1);
+          }
+        }
+      }
+    });
+  });
 });
 
 // A large message's decoded text comes in chunks just under 128 KiB (src/codec/text.rs,

@@ -121,7 +121,7 @@ class Generator {
   /** Passes string `x` to the native side; its length goes on the tape. */
   string(x) {
     if (this.layout.positional) this.enc.push(`s${this.stringArg++} = ${x};`);
-    else this.enc.push(`S += ${x};`, `if (S.length > ${rt.TEXT_CHUNK}) { st.chunks.push(S); S = ''; }`);
+    else this.enc.push(`S += ${x};`, `if (S.length > ${rt.TEXT_CHUNK}) { rt.cutText(S, i); S = ''; }`);
     this.enc.push(`T[i++] = ${x}.length;`);
   }
 
@@ -278,7 +278,6 @@ class Generator {
       `try { ${c}.put(${this.constant(d)}, ${x}); } catch (e) { if (e === ${c}.thrown) ${this.raise(`rt.rebase(e, ${path.code()})`)} throw e; }`,
       `T = ${c}.T; i = ${c}.i; S = ${c}.S;`,
     );
-    if (!this.layout.positional) this.enc.push(`if (${c}.chunks !== null) st.chunks.push(...${c}.chunks);`);
     if (this.info.uses64) this.enc.push("TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');");
   }
 
@@ -323,7 +322,7 @@ function generate(descriptor, info, G, overrides = null) {
     if (layout.blobs) decls.push(`let ${args.slice(layout.strings).join(', ')};`);
   } else {
     decls.push("let S = '';");
-    args.push('st.chunks.length === 0 ? S : rt.chunkedText(S)');
+    args.push('st.chunks.length === 0 && st.textBase < 0 ? S : rt.chunkedText(S)');
     // No byte-array fields, no array to allocate per call.
     if (layout.blobs) {
       decls.push('const B = [];');
@@ -372,7 +371,7 @@ function marshal(v) {
   } finally {
     st.busy = false;
     ${depth ? 'G.testDepth = depth;' : ''}
-    ${layout.positional ? '' : 'if (st.chunks.length !== 0) st.chunks = [];'}
+    ${layout.positional ? '' : 'if (st.chunks.length !== 0 || st.textBase >= 0) rt.endText();'}
     if (T.length > ${rt.KEEP_TAPE_SLOTS} && i * 4 < T.length) rt.shrink();
   }
 }

@@ -265,8 +265,6 @@ class Encoder {
     this.i = i;
     // Strings: one concatenated string (S), or a list when they go as positional arguments.
     this.S = S;
-    // Earlier parts of S, when the text outgrew TEXT_CHUNK (see `string`).
-    this.chunks = null;
     this.strings = null;
     this.B = B;
     // The path so far, rendered only on error.
@@ -342,9 +340,10 @@ class Encoder {
     if (this.strings !== null) this.strings.push(x);
     else {
       this.S += x;
-      // In chunks, as lib/runtime.js says at TEXT_CHUNK.
+      // In chunks, as lib/runtime.js says at TEXT_CHUNK; a scratch encode's text is
+      // never sent.
       if (this.S.length > rt.TEXT_CHUNK) {
-        (this.chunks ??= []).push(this.S);
+        if (!this.scratch) rt.cutText(this.S, this.i);
         this.S = '';
       }
     }
@@ -488,7 +487,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
       c.put(descriptor, v);
       if (st.out.byteLength === 0) rt.checkBuffers();
       if (!layout.positional) {
-        const text = c.chunks === null ? c.S : [...c.chunks, c.S];
+        const text = st.chunks.length === 0 && st.textBase < 0 ? c.S : rt.chunkedText(c.S);
         return layout.blobs ? nat.encode(text, c.B) : nat.encode(text);
       }
       // Positional calls take every string and byte-array argument the schema has. An
@@ -502,6 +501,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
     } finally {
       st.busy = false;
       m.testDepth = depth;
+      if (st.chunks.length !== 0 || st.textBase >= 0) rt.endText();
       if (c.T.length > rt.KEEP_TAPE_SLOTS && c.i * 4 < c.T.length) rt.shrink();
     }
   }

@@ -21,8 +21,8 @@ const SMALL_INPUT = 24;
 const KEEP_TAPE_SLOTS = 1 << 18;
 
 // An encode's strings are appended to one string S, which the native side reads in one
-// call. Past this many UTF-16 units, S goes to `state.chunks` and a new S starts: V8
-// flattens a concatenated string to read it, and a flat string over 128 KiB is made in
+// call. Past this many UTF-16 units, S is cut (`cutText`) and a new S starts: V8 flattens
+// a concatenated string to read it, and a flat string over 128 KiB is made in
 // large-object space, on fresh pages every encode (gsoc-2018, 2.8M units: the kernel's
 // page faults were ~25% of its encode's time, ~2% in chunks, by perf). A chunk of 32K
 // units is at most 64 KiB and the string that crossed the line, made and dropped in new
@@ -30,12 +30,42 @@ const KEEP_TAPE_SLOTS = 1 << 18;
 // speed; 16K units: github_events, 46K units, seemed slower in 5 of 8 A/B pairs.)
 const TEXT_CHUNK = 1 << 15;
 
-// The text argument of an encode whose strings were chunked: every chunk, then `S`.
+// A message whose first chunk took more tape slots than this (strings of fewer than ~16
+// units on average, with the numbers between them) has its chunks handed to the native
+// side as they are cut; other messages keep theirs for the encode call. A chunk of short
+// strings is a tree of thousands of concatenations: kept, every one of them outlived
+// scavenges and was promoted, and GC was over a third of an events100k encode; handed over
+// at once it dies young (events100k encode 2.9x faster). A chunk of long strings is a
+// small tree, and handing it over early made gsoc-2018 encode slower (0.76x-0.93x in four
+// A/B runs). Measured 2026-12-01, docs/DESIGN.md.
+const PUSH_SLOTS = 2048;
+
+// Cuts chunk `S` from the text of the message being marshalled, `i` tape slots into it.
+function cutText(S, i) {
+  if (state.textBase >= 0) native.pushText(S);
+  else if (state.chunks.length === 0 && i > PUSH_SLOTS) state.textBase = native.pushText(S);
+  else state.chunks.push(S);
+}
+
+// The text argument of an encode whose text was cut: `[base, S]` when its chunks went to
+// the native side (`base`: where they start in its pending text), else every chunk, then
+// `S` (src/binding/mod.rs, read_args).
 function chunkedText(S) {
+  if (state.textBase >= 0) return [state.textBase, S];
   const chunks = state.chunks;
   chunks.push(S);
   state.chunks = [];
   return chunks;
+}
+
+// After an encode whose text was cut, whether it was sent or threw: forgets its chunks.
+function endText() {
+  state.chunks = [];
+  const base = state.textBase;
+  if (base >= 0) {
+    state.textBase = -1;
+    native.dropText(base);
+  }
 }
 
 // 32 KiB of tape covers messages up to a few thousand fields; larger ones grow it.
@@ -130,11 +160,14 @@ const state = {
   // True while an encoder is marshalling; a getter that encodes or decodes meanwhile gets
   // a tape of its own (see `reenter`).
   busy: false,
-  // The text of a large message to encode, in chunks of about TEXT_CHUNK units (see
-  // `chunkedText`); empty for every other message.
+  // The text of a large message being marshalled, cut in chunks of about TEXT_CHUNK units
+  // (see `cutText`): kept here, or handed to the native side, where they start at
+  // `textBase` of its pending text (else -1). Empty and -1 for every other message.
   chunks: [],
+  textBase: -1,
 };
-// This copy of the JS layer's own native state: `{ compile, setTape, setSlab, types }`.
+// This copy of the JS layer's own native state: `{ compile, setTape, setSlab, pushText,
+// dropText, types }`.
 // A second copy (a test runner that resets its module registry) gets a second one.
 const native = addon.init(state);
 // The slab last marked untransferable (the native side makes the slabs after the first).
@@ -181,14 +214,17 @@ function checkBuffers() {
 function reenter(fn, arg) {
   const saved = state.tape;
   const chunks = state.chunks;
+  const textBase = state.textBase;
   setTape(newTape(256));
   state.chunks = [];
+  state.textBase = -1;
   state.busy = false;
   try {
     return fn(arg);
   } finally {
     setTape(saved);
     state.chunks = chunks;
+    state.textBase = textBase;
     state.busy = true;
   }
 }
@@ -428,7 +464,9 @@ module.exports = {
   SMALL_INPUT,
   KEEP_TAPE_SLOTS,
   TEXT_CHUNK,
+  cutText,
   chunkedText,
+  endText,
   grow,
   shrink,
   checkBuffers,

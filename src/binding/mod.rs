@@ -133,6 +133,9 @@ struct Inner {
     input: Registered<u8>,
     writer: Writer,
     units: Vec<u16>,
+    /// The text of large messages being marshalled, pushed in chunks as they are cut
+    /// (`pushText`, lib/runtime.js TEXT_CHUNK), before their encode call takes them.
+    pending: Vec<u16>,
     text: TextBuffer,
 }
 
@@ -395,6 +398,7 @@ unsafe fn init_call(env: napi_env, info: sys::napi_callback_info) -> NResult<nap
             input: Registered::EMPTY,
             writer: Writer::new(),
             units: Vec::new(),
+            pending: Vec::new(),
             text: TextBuffer::new(),
         };
         let tape = nodeapi::get_property(env, state, c"tape")?;
@@ -418,6 +422,8 @@ unsafe fn init_call(env: napi_env, info: sys::napi_callback_info) -> NResult<nap
         method(env, obj, c"compile", compile, &shared)?;
         method(env, obj, c"setTape", set_tape, &shared)?;
         method(env, obj, c"setSlab", set_slab, &shared)?;
+        method(env, obj, c"pushText", push_text, &shared)?;
+        method(env, obj, c"dropText", drop_text, &shared)?;
         // The descriptor types the compiler accepts, for the JS coverage test.
         let types = nodeapi::new_array(env, REGISTRY.len())?;
         for (i, entry) in REGISTRY.iter().enumerate() {
@@ -450,6 +456,63 @@ unsafe extern "C" fn set_tape(env: napi_env, info: sys::napi_callback_info) -> n
                     } else {
                         Err(Fail::Invalid("setTape: expected a Float64Array"))
                     }
+                });
+                (Some(shared), result)
+            }
+            Err(e) => (None, Err(e)),
+        };
+        finish(env, shared, result)
+    }
+}
+
+/// `pushText(string)`: a chunk of a large message's text, cut while it is marshalled;
+/// returns the pending text's length before it (the encode's `base`, for its first
+/// chunk). Read now, each chunk's flat copy and the concatenation it was built from die
+/// young: kept to the encode call, they outlived scavenges and were promoted, and GC was
+/// over a third of a gsoc-2018 encode.
+unsafe extern "C" fn push_text(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: as in `set_tape`.
+    unsafe {
+        let (shared, result) = match nodeapi::cb_info::<1>(env, info) {
+            Ok(([chunk], _, data)) => {
+                let shared = shared_of(data);
+                let result = enter(shared).and_then(|mut inner| {
+                    let base = inner.pending.len();
+                    // Room for all of it first: a chunk cut at the buffer's end would be
+                    // read twice.
+                    let Some(len) = nodeapi::string_length(env, chunk) else {
+                        return Err(Fail::Invalid("pushText: expected a string"));
+                    };
+                    inner.pending.reserve(len + 2);
+                    if nodeapi::append_units(env, chunk, &mut inner.pending) {
+                        nodeapi::double(env, base as f64)
+                    } else {
+                        Err(Fail::Invalid("pushText: expected a string"))
+                    }
+                });
+                (Some(shared), result)
+            }
+            Err(e) => (None, Err(e)),
+        };
+        finish(env, shared, result)
+    }
+}
+
+/// `dropText(base)`: forgets the pending text from `base` on (an encode that threw after
+/// pushing chunks, or one that has taken them: then nothing is left to drop).
+unsafe extern "C" fn drop_text(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: as in `set_tape`.
+    unsafe {
+        let (shared, result) = match nodeapi::cb_info::<1>(env, info) {
+            Ok(([base], _, data)) => {
+                let shared = shared_of(data);
+                let result = enter(shared).and_then(|mut inner| match nodeapi::number(env, base) {
+                    Some(b) if b >= 0.0 => {
+                        let keep = (b as usize).min(inner.pending.len());
+                        inner.pending.truncate(keep);
+                        nodeapi::undefined(env)
+                    }
+                    _ => Err(Fail::Invalid("dropText: expected a length")),
                 });
                 (Some(shared), result)
             }
@@ -659,6 +722,7 @@ unsafe fn read_args<'a>(
     args: Args,
     argv: &[napi_value],
     units: &mut Vec<u16>,
+    pending: &mut Vec<u16>,
     blobs: &mut Vec<Blob<'a>>,
 ) -> NResult<()> {
     const BAD: Fail = Fail::Invalid("encode: arguments do not match the schema");
@@ -687,17 +751,8 @@ unsafe fn read_args<'a>(
                 let Some(&text) = argv.first() else {
                     return Err(BAD);
                 };
-                // A large message's text comes as an array of chunks (lib/runtime.js,
-                // TEXT_CHUNK), each read as a string is.
-                if !nodeapi::append_units(env, text, units) {
-                    let Some(count) = nodeapi::array_length(env, text) else {
-                        return Err(BAD);
-                    };
-                    for i in 0..count {
-                        if !nodeapi::append_units(env, nodeapi::element(env, text, i)?, units) {
-                            return Err(BAD);
-                        }
-                    }
+                if !read_text(env, text, units, pending)? {
+                    return Err(BAD);
                 }
                 // The array of byte arrays is passed only by schemas that have them.
                 if let Some(&list) = argv.get(1) {
@@ -718,6 +773,60 @@ unsafe fn read_args<'a>(
     Ok(())
 }
 
+/// Appends an encode's text argument to `units`: a string; for a large message an array
+/// of chunks, each read as a string is; or `[base, last]`, when the earlier chunks went
+/// to the native side as they were cut: the pending text from `base` on, taken here
+/// (lib/runtime.js, cutText). False if `text` is none of these.
+///
+/// # Safety
+/// `env` must be live and `text` a value of it.
+#[inline(always)]
+unsafe fn read_text(
+    env: napi_env,
+    text: napi_value,
+    units: &mut Vec<u16>,
+    pending: &mut Vec<u16>,
+) -> NResult<bool> {
+    // SAFETY: per this function's contract; every value read is `text` or its element.
+    unsafe {
+        if nodeapi::append_units(env, text, units) {
+            return Ok(true);
+        }
+        let Some(count) = nodeapi::array_length(env, text) else {
+            return Ok(false);
+        };
+        if count == 0 {
+            return Ok(false);
+        }
+        let first = nodeapi::element(env, text, 0)?;
+        if nodeapi::append_units(env, first, units) {
+            for i in 1..count {
+                if !nodeapi::append_units(env, nodeapi::element(env, text, i)?, units) {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
+        match nodeapi::number(env, first) {
+            // A top-level encode's chunks are all of the pending text (and `units` is
+            // empty here): the buffers swap instead of a copy.
+            Some(b) if b == 0.0 && units.is_empty() && count == 2 => std::mem::swap(units, pending),
+            Some(b)
+                if b >= 0.0 && b.fract() == 0.0 && (b as usize) <= pending.len() && count == 2 =>
+            {
+                units.extend_from_slice(&pending[b as usize..]);
+                pending.truncate(b as usize);
+            }
+            _ => return Ok(false),
+        }
+        Ok(nodeapi::append_units(
+            env,
+            nodeapi::element(env, text, 1)?,
+            units,
+        ))
+    }
+}
+
 #[inline(always)]
 unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NResult<napi_value> {
     let mut guard = enter(&bound.shared)?;
@@ -725,7 +834,8 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
     inner.units.clear();
     let mut blobs: Vec<Blob> = Vec::new();
     // SAFETY: `env` is live and `argv` its values; the blobs live only for this call.
-    unsafe { read_args(env, bound.args, argv, &mut inner.units, &mut blobs) }?;
+    let Inner { units, pending, .. } = inner;
+    unsafe { read_args(env, bound.args, argv, units, pending, &mut blobs) }?;
     // SAFETY: the tape is kept alive by its reference and JS checks it is not detached
     // before each call (lib/runtime.js); no JS runs until we return.
     let tape = unsafe { inner.tape.slice_mut() };

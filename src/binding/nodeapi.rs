@@ -521,6 +521,18 @@ pub unsafe fn append_units(env: napi_env, value: napi_value, units: &mut Vec<u16
     true
 }
 
+/// The length in UTF-16 units of JS string `value`, or None if it is not a string.
+///
+/// # Safety
+/// `env` must be live and `value` a value of it.
+pub unsafe fn string_length(env: napi_env, value: napi_value) -> Option<usize> {
+    let mut len = 0;
+    // SAFETY: a null buffer asks only for the length (no flattening, no copy).
+    let status =
+        unsafe { sys::napi_get_value_string_utf16(env, value, ptr::null_mut(), 0, &mut len) };
+    (status == Status::napi_ok).then_some(len)
+}
+
 /// JS string `value` as Rust UTF-8, or None if it is not a string.
 ///
 /// # Safety
