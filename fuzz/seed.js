@@ -83,4 +83,12 @@ for (let k = 0; k < 32; k++) {
   write('compile', bytes.subarray(1));
 }
 
+// The text target: a cut byte, then text of every char length, short and past the 64
+// bytes from which it is validated first and transcoded 12 bytes a step.
+const texts = ['Zoë Łukasz 李小龍 🚀 Ñuño', 'Программистка и поэтесса — 数学者、詩人の娘。Αναλυτική μηχανή ✓ Ünïcødé ßüß 🚀🌍', 'plain ASCII, then é and ÿ'];
+for (const s of texts) {
+  const bytes = Buffer.from(s);
+  write('text', Buffer.concat([Buffer.from([bytes.length]), bytes]));
+  write('text', Buffer.concat([Buffer.from([3]), bytes, bytes, bytes]));
+}
 console.log(`fuzz seeds in ${path.relative(process.cwd(), out) || '.'}: ${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(', ')}`);

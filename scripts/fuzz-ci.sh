@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The short fuzz run of CI (docs/FUZZING.md): installs what it needs (the nightly toolchain
 # if missing, cargo-fuzz at a pinned version into ~/.cache/shorn-tools like scripts/tools.js),
-# seeds the corpora from the golden vectors (fuzz/seed.js), builds the three targets and
+# seeds the corpora from the golden vectors (fuzz/seed.js), builds the four targets and
 # runs each for FUZZ_SECONDS (default 60) from its seed corpus. Any crash fails the run;
 # its input is in fuzz/artifacts/<target>/.
 set -euo pipefail
@@ -31,7 +31,8 @@ build=$SECONDS
 cargo +nightly fuzz build
 echo "fuzz-ci: targets built in $((SECONDS - build)) s"
 failed=0
-for target in decode compile roundtrip; do
+targets=(decode compile roundtrip text)
+for target in "${targets[@]}"; do
   if cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- \
     -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     >"fuzz/$target.log" 2>&1; then
@@ -43,7 +44,7 @@ for target in decode compile roundtrip; do
     tail -n 40 "fuzz/$target.log"
   fi
 done
-echo "fuzz-ci: $((3 - failed * 1)) targets run in $((SECONDS - started)) s"
+echo "fuzz-ci: ${#targets[@]} targets run in $((SECONDS - started)) s"
 if [ "$failed" -ne 0 ]; then
   echo "0 passed, 1 failed"
   exit 1
