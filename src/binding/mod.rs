@@ -879,6 +879,11 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
     if idle(inner.units.capacity(), inner.units.len()) {
         inner.units = Vec::new();
     }
+    // The pending text of large messages, by the same rule, when no outer encode (a getter's
+    // caller) still has chunks in it.
+    if inner.pending.is_empty() && idle(inner.pending.capacity(), inner.units.len()) {
+        inner.pending = Vec::new();
+    }
     Ok(result)
 }
 
