@@ -571,16 +571,16 @@ const RUNS_MIN_BYTES: usize = 256;
 fn push_utf16_any(out: &mut Vec<u16>, bytes: &[u8], checked: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     if !checked && bytes.len() >= 16 && utf16_simd::available() {
-        out.reserve(bytes.len() + 16);
+        out.reserve(bytes.len());
         let start = out.len();
         // SAFETY: `bytes` were validated as UTF-8 (`checked` is false only then), `out`
-        // has room for `bytes.len() + 16` more units, and `available()` found SSSE3.
+        // has room for `bytes.len()` more units, and `available()` found SSSE3.
         let (read, wrote) = unsafe {
             utf16_simd::convert(bytes.as_ptr(), bytes.len(), out.as_mut_ptr().add(start))
         };
         // SAFETY: `convert` initialised `wrote` units after `start`.
         unsafe { out.set_len(start + wrote) };
-        // The rest (at most 12 bytes, from a char boundary) by the plain loop.
+        // The rest (under 16 bytes, from a char boundary) by the plain loop.
         return push_utf16::<false, false>(out, &bytes[read..]);
     }
     match (checked, bytes.len() >= RUNS_MIN_BYTES) {
