@@ -443,25 +443,44 @@ unsafe fn shared_of<'a>(data: *mut c_void) -> &'a Shared {
     unsafe { &*(data as *const Shared) }
 }
 
-/// `setTape(float64Array)`: JS grew or replaced the tape.
-unsafe extern "C" fn set_tape(env: napi_env, info: sys::napi_callback_info) -> napi_value {
-    // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Shared>.
+/// The body of a one-argument function on the shared state (`setTape`, `setSlab`,
+/// `pushText`, `dropText`): runs `f` with the state borrowed and the argument, then
+/// returns its result or throws its failure.
+///
+/// # Safety
+/// `env` and `info` must be the running callback's, whose `data` is an `Rc<Shared>`.
+unsafe fn state_call(
+    env: napi_env,
+    info: sys::napi_callback_info,
+    f: impl FnOnce(&mut Inner, napi_value) -> NResult<napi_value>,
+) -> napi_value {
+    // SAFETY: per this function's contract.
     unsafe {
         let (shared, result) = match nodeapi::cb_info::<1>(env, info) {
-            Ok(([tape], _, data)) => {
+            Ok(([arg], _, data)) => {
                 let shared = shared_of(data);
-                let result = enter(shared).and_then(|mut inner| {
-                    if register(env, &mut inner.tape, tape, TypedarrayType::float64_array)? {
-                        nodeapi::undefined(env)
-                    } else {
-                        Err(Fail::Invalid("setTape: expected a Float64Array"))
-                    }
-                });
-                (Some(shared), result)
+                (
+                    Some(shared),
+                    enter(shared).and_then(|mut inner| f(&mut inner, arg)),
+                )
             }
             Err(e) => (None, Err(e)),
         };
         finish(env, shared, result)
+    }
+}
+
+/// `setTape(float64Array)`: JS grew or replaced the tape.
+unsafe extern "C" fn set_tape(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Shared>.
+    unsafe {
+        state_call(env, info, |inner, tape| {
+            if register(env, &mut inner.tape, tape, TypedarrayType::float64_array)? {
+                nodeapi::undefined(env)
+            } else {
+                Err(Fail::Invalid("setTape: expected a Float64Array"))
+            }
+        })
     }
 }
 
@@ -474,28 +493,19 @@ unsafe extern "C" fn set_tape(env: napi_env, info: sys::napi_callback_info) -> n
 unsafe extern "C" fn push_text(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: as in `set_tape`.
     unsafe {
-        let (shared, result) = match nodeapi::cb_info::<1>(env, info) {
-            Ok(([chunk], _, data)) => {
-                let shared = shared_of(data);
-                let result = enter(shared).and_then(|mut inner| {
-                    let base = inner.pending.len();
-                    // Room for all of it first: a chunk cut at the buffer's end would be
-                    // read twice.
-                    let Some(len) = nodeapi::string_length(env, chunk) else {
-                        return Err(Fail::Invalid("pushText: expected a string"));
-                    };
-                    inner.pending.reserve(len + 2);
-                    if nodeapi::append_units(env, chunk, &mut inner.pending) {
-                        nodeapi::double(env, base as f64)
-                    } else {
-                        Err(Fail::Invalid("pushText: expected a string"))
-                    }
-                });
-                (Some(shared), result)
+        state_call(env, info, |inner, chunk| {
+            let base = inner.pending.len();
+            // Room for all of it first: a chunk cut at the buffer's end would be read twice.
+            let Some(len) = nodeapi::string_length(env, chunk) else {
+                return Err(Fail::Invalid("pushText: expected a string"));
+            };
+            inner.pending.reserve(len + 2);
+            if nodeapi::append_units(env, chunk, &mut inner.pending) {
+                nodeapi::double(env, base as f64)
+            } else {
+                Err(Fail::Invalid("pushText: expected a string"))
             }
-            Err(e) => (None, Err(e)),
-        };
-        finish(env, shared, result)
+        })
     }
 }
 
@@ -504,22 +514,14 @@ unsafe extern "C" fn push_text(env: napi_env, info: sys::napi_callback_info) -> 
 unsafe extern "C" fn drop_text(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: as in `set_tape`.
     unsafe {
-        let (shared, result) = match nodeapi::cb_info::<1>(env, info) {
-            Ok(([base], _, data)) => {
-                let shared = shared_of(data);
-                let result = enter(shared).and_then(|mut inner| match nodeapi::number(env, base) {
-                    Some(b) if b >= 0.0 => {
-                        let keep = (b as usize).min(inner.pending.len());
-                        inner.pending.truncate(keep);
-                        nodeapi::undefined(env)
-                    }
-                    _ => Err(Fail::Invalid("dropText: expected a length")),
-                });
-                (Some(shared), result)
+        state_call(env, info, |inner, base| match nodeapi::number(env, base) {
+            Some(b) if b >= 0.0 => {
+                let keep = (b as usize).min(inner.pending.len());
+                inner.pending.truncate(keep);
+                nodeapi::undefined(env)
             }
-            Err(e) => (None, Err(e)),
-        };
-        finish(env, shared, result)
+            _ => Err(Fail::Invalid("dropText: expected a length")),
+        })
     }
 }
 
@@ -527,22 +529,14 @@ unsafe extern "C" fn drop_text(env: napi_env, info: sys::napi_callback_info) -> 
 unsafe extern "C" fn set_slab(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: as in `set_tape`.
     unsafe {
-        let (shared, result) = match nodeapi::cb_info::<1>(env, info) {
-            Ok(([slab], _, data)) => {
-                let shared = shared_of(data);
-                let result = enter(shared).and_then(|mut inner| {
-                    if register_arraybuffer(env, &mut inner.slab, slab)? {
-                        inner.slab_pos = 0;
-                        nodeapi::undefined(env)
-                    } else {
-                        Err(Fail::Invalid("setSlab: expected an ArrayBuffer"))
-                    }
-                });
-                (Some(shared), result)
+        state_call(env, info, |inner, slab| {
+            if register_arraybuffer(env, &mut inner.slab, slab)? {
+                inner.slab_pos = 0;
+                nodeapi::undefined(env)
+            } else {
+                Err(Fail::Invalid("setSlab: expected an ArrayBuffer"))
             }
-            Err(e) => (None, Err(e)),
-        };
-        finish(env, shared, result)
+        })
     }
 }
 
