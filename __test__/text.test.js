@@ -5,7 +5,7 @@
 // hold must come back right on both sides of that size, in both marshallers.
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
-const { shorn, MODES, compileMode } = require('./helpers');
+const { shorn, MODES, compileMode, runIsolated } = require('./helpers');
 
 const { t } = shorn;
 const WORDS = ['plain', 'café', '数学者', '', 'ÿé', 'a🚀b', 'Łukasz', 'x'.repeat(300), 'Программистка'];
@@ -325,5 +325,78 @@ describe('text of a large message to decode, in chunks', () => {
       const names = edges();
       assert.deepEqual(reader.decode(shorn.compile(V1).encode({ id: 1, names })), { id: 1, names, extra: 'none' });
     }
+  });
+
+  // A large message that is mostly text has its objects built by constructors whose
+  // prototype is Object.prototype (lib/codegen.js, `construct`): they must be the plain
+  // objects a literal makes, and never assign through a polluted Object.prototype.
+  describe('objects of a message mostly of text', () => {
+    const row = t.object({ title: t.string(), body: t.string(), n: t.uint16(), who: t.object({ name: t.string() }) });
+    const rows = () =>
+      Array.from({ length: 1500 }, (_, k) => ({ title: `${WORDS[k % WORDS.length]}-${k}`, body: WORDS[(k + 3) % WORDS.length].repeat(60), n: k, who: { name: WORDS[(k + 5) % WORDS.length] } }));
+
+    test('are plain objects with own data properties, in schema order', () => {
+      for (const mode of MODES) {
+        for (const schema of [t.array(row), t.record(row)]) {
+          const codec = compileMode(schema, mode);
+          const v = schema.type === 'array' ? rows() : Object.fromEntries(rows().map((r, k) => [`id${k}`, r]));
+          const bytes = codec.encode(v);
+          // The generated decoder asks whether the message is mostly text (the generic one
+          // builds objects its own way).
+          const rt = require('../lib/runtime');
+          const denseText = rt.denseText;
+          const asked = [];
+          rt.denseText = (...args) => {
+            asked.push(denseText(...args));
+            return asked.at(-1);
+          };
+          let back;
+          try {
+            back = codec.decode(bytes);
+          } finally {
+            rt.denseText = denseText;
+          }
+          assert.deepStrictEqual(asked, mode.codegen ? [true] : []);
+          assert.deepStrictEqual(back, v);
+          assert.equal(JSON.stringify(back), JSON.stringify(v));
+          const objects = Object.values(back);
+          for (const o of [...(Array.isArray(back) ? [] : [back]), ...objects.slice(0, 3), objects[7].who]) {
+            assert.equal(Object.getPrototypeOf(o), Object.prototype);
+            assert.equal(o.constructor, Object);
+          }
+          const one = Object.values(back)[11];
+          assert.deepStrictEqual(Object.keys(one), ['title', 'body', 'n', 'who']);
+          assert.deepStrictEqual(Object.getOwnPropertyDescriptor(one, 'body'), { value: one.body, writable: true, enumerable: true, configurable: true });
+          // The next message, small, still decodes right.
+          assert.deepStrictEqual(codec.decode(codec.encode(v)), v);
+        }
+      }
+    });
+
+    test('a setter or a read-only value on Object.prototype, added after compile, changes nothing', () => {
+      for (const mode of MODES) {
+        const result = runIsolated(`
+          const row = t.object({ title: t.string(), body: t.string(), n: t.uint16() });
+          const codec = compile(t.array(row), { codegen: ${mode.codegen} });
+          const v = Array.from({ length: 1500 }, (_, k) => ({ title: 't' + k, body: 'é'.repeat(400) + k, n: k }));
+          const bytes = codec.encode(v);
+          let calls = 0;
+          Object.defineProperty(Object.prototype, 'body', { configurable: true, set() { calls++; } });
+          Object.defineProperty(Object.prototype, 'n', { configurable: true, value: -1, writable: false });
+          let back;
+          let error = null;
+          try { back = codec.decode(bytes); } catch (e) { error = String(e); }
+          delete Object.prototype.body;
+          delete Object.prototype.n;
+          return {
+            calls,
+            error,
+            same: back !== undefined && back.length === v.length && back.every((o, k) =>
+              Object.getOwnPropertyDescriptor(o, 'body').value === v[k].body && Object.getOwnPropertyDescriptor(o, 'n').value === k),
+          };
+        `);
+        assert.deepStrictEqual(result, { calls: 0, error: null, same: true }, mode.name);
+      }
+    });
   });
 });

@@ -355,6 +355,22 @@ function moreText() {
 // -(2 * CHUNK_SLOT + length).
 const CHUNK_SLOT = 4294967296;
 
+// Whether a decode's text, which came in chunks (`M`, after S and X), is at least half
+// the message's bytes: then its decoded objects are built by constructors (lib/codegen.js,
+// `construct`).
+function denseText(S, X, M, bytes) {
+  let units = S.length + (X === S ? 0 : X.length);
+  for (let k = 1; k < M.length; k++) units += M[k].length;
+  return units * 2 >= inputLength(bytes);
+}
+
+// Whether Object.prototype has none of `keys` (own or inherited), so that a constructor's
+// assignments to them make own data properties.
+function protoClean(keys) {
+  for (let k = 0; k < keys.length; k++) if (keys[k] in ObjectPrototype) return false;
+  return true;
+}
+
 // Whether `value` is any Uint8Array (for the error when the native side refused it).
 function isBytes(value) {
   return typedArrayTag.call(value) === 'Uint8Array';
@@ -482,6 +498,8 @@ module.exports = {
   wideText,
   moreText,
   CHUNK_SLOT,
+  denseText,
+  protoClean,
   notBytes,
   copyBytes,
   copyTyped,

@@ -85,7 +85,7 @@ module.exports = [
       // Keys in schema order: a literal up to the first optional field, then assignments.
       const first = values.findIndex((x) => x.has);
       const literal = first < 0 ? values : values.slice(0, first);
-      g.dec.push(`const ${v} = { ${literal.map((x) => `${literalKey(x.f.name)}: ${x.value}`).join(', ')} };`);
+      g.dec.push(`const ${v} = ${g.construct(literal.map((x) => x.f.name), literal.map((x) => x.value))};`);
       for (const x of first < 0 ? [] : values.slice(first)) {
         // Fields after the literal are defined where Object.prototype has the name (always
         // for `__proto__`; for others only if it gained one since): an assignment would

@@ -61,7 +61,7 @@ module.exports = [
       const k = g.fresh('k');
       const o = g.fresh('r');
       const key = g.fresh('key');
-      g.dec.push(`const ${n} = T[i++];`, `const ${o} = {};`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${key} = ${g.text()};`);
+      g.dec.push(`const ${n} = T[i++];`, `const ${o} = ${g.construct([], [])};`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${key} = ${g.text()};`);
       const v = g.take(d.values);
       // A key Object.prototype has (`__proto__`, or one a polluted prototype gained) is
       // defined, not assigned: assigning would reach its setter, as JSON.parse never does.
