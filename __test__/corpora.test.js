@@ -71,3 +71,22 @@ describe('real-world corpora through the schemas of benchmark/corpora.js', () =>
     assert.ok(bytes.length <= plainBytes.length, `typed ${bytes.length} bytes, plain ${plainBytes.length}`);
   });
 });
+
+// benchmark/varied.js decodes several distinct gsoc-2018 documents in turn: each variant
+// must be valid for the schema, round-trip, and share no string with another.
+test('gsoc-2018 variants (benchmark --variants) differ in every string and round-trip', () => {
+  const { vary, shorn: schema } = corpus('gsoc-2018');
+  const doc = loadCorpus('gsoc-2018');
+  const codec = shorn.compile(schema(t));
+  const strings = (v, out = []) => {
+    if (typeof v === 'string') out.push(v);
+    else if (v !== null && typeof v === 'object') for (const key of Object.keys(v)) if (key[0] !== '@') strings(v[key], out);
+    return out;
+  };
+  const [a, b] = [vary(doc, 0), vary(doc, 1)];
+  const [sa, sb, s0] = [strings(a), strings(b), strings(doc)];
+  assert.equal(sa.length, s0.length);
+  assert.ok(sa.every((s, k) => s !== sb[k] && s !== s0[k]), 'every string differs');
+  assert.deepStrictEqual(Object.keys(a), Object.keys(doc));
+  for (const v of [a, b]) assert.deepStrictEqual(codec.decode(codec.encode(v)), v);
+});

@@ -4,6 +4,10 @@
 // JSON line on stdout: {ok: true, opsPerSec, bytes, mbPerSec, ...} or {ok: false, error}.
 //
 //   node benchmark/child.js --codec avsc --fixture person --op encode [--warmup-ms 300 --sample-ms 150 --samples 5]
+//
+// With --variants K (a fixture that has `vary`: gsoc-2018), the operation cycles through K
+// distinct documents like the fixture's, each round-trip checked first, as a server that
+// receives different messages would (benchmark/varied.js).
 
 const { parseArgs, isDeepStrictEqual, inspect } = require('node:util');
 const { performance } = require('node:perf_hooks');
@@ -22,6 +26,7 @@ const { values: args } = parseArgs({
     'warmup-ms': { type: 'string', default: '300' },
     'sample-ms': { type: 'string', default: '150' },
     samples: { type: 'string', default: '5' },
+    variants: { type: 'string', default: '1' },
   },
 });
 const plan = { warmupMs: Number(args['warmup-ms']), sampleMs: Number(args['sample-ms']), samples: Number(args.samples) };
@@ -118,8 +123,49 @@ function gzipBytes(encoded) {
   return gzipSync(typeof encoded === 'string' ? Buffer.from(encoded, 'utf8') : encoded).length;
 }
 
+// --variants: K distinct documents (fixture.vary), each encoded and round-trip checked.
+function prepareVariants(count) {
+  const fixture = loadFixture(args.fixture);
+  if (typeof fixture.vary !== 'function') throw new Error(`--variants: fixture '${args.fixture}' has no variants`);
+  const adapter = step('load', () => loadAdapter(args.codec));
+  const codec = step('setup', () => buildCodec(adapter, fixture));
+  const values = [];
+  const encoded = [];
+  for (let k = 0; k < count; k++) {
+    const value = step('prepare', () => codec.prepare(fixture.vary(fixture.value, k)));
+    const bytes = step('encode', () => {
+      codec.encode(value);
+      return codec.encode(value);
+    });
+    const expected = fixture.vary(loadFixture(args.fixture).value, k);
+    const decoded = step('decode', () => codec.normalize(codec.decode(bytes)));
+    if (!isDeepStrictEqual(decoded, expected)) throw new Error(`round trip of variant ${k} differs: ${firstDifference(expected, decoded)}`);
+    values.push(value);
+    encoded.push(bytes);
+  }
+  return { codec, values, encoded, probe: fixture.probe };
+}
+
+function measureVariants(count) {
+  const { codec, values, encoded, probe } = prepareVariants(count);
+  let j = 0;
+  const next = () => {
+    const k = j;
+    j = j + 1 === count ? 0 : j + 1;
+    return k;
+  };
+  const operation = args.op === 'encode' ? () => codec.encode(values[next()]).length : () => probe(codec.decode(encoded[next()]));
+  const rates = step('timed loop', () => measure(operation));
+  const opsPerSec = median(rates);
+  const bytes = codec.size(encoded[0]);
+  return { opsPerSec, bytes, variants: count, mbPerSec: (bytes * opsPerSec) / 1e6, rates, sink };
+}
+
 function measureCell() {
   if (args.op !== 'encode' && args.op !== 'decode') throw new Error(`--op must be encode or decode, got '${args.op}'`);
+  const variants = Number(args.variants);
+  if (!(Number.isInteger(variants) && variants >= 1)) throw new Error(`--variants must be a whole number from 1, got '${args.variants}'`);
+  if (variants > 1) return measureVariants(variants);
   const { codec, value, encoded, probe, corpus } = prepare();
   const operation = args.op === 'encode' ? () => codec.encode(value).length : () => probe(codec.decode(encoded));
   const rates = step('timed loop', () => measure(operation));

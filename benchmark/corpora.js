@@ -887,6 +887,20 @@ function gsocShorn(t) {
   );
 }
 
+// Variant `k` of a gsoc-2018 document (benchmark/child.js --variants): every string but the
+// JSON-LD constants (keys starting with '@') ends with ` v<k>`, so no two variants share a
+// string, and each is as large as the file.
+function gsocVariant(value, k) {
+  const vary = (v) => {
+    if (typeof v === 'string') return `${v} v${k}`;
+    if (v === null || typeof v !== 'object') return v;
+    const out = {};
+    for (const key of Object.keys(v)) out[key] = key[0] === '@' ? v[key] : vary(v[key]);
+    return out;
+  };
+  return vary(value);
+}
+
 // Avro names must match [A-Za-z_][A-Za-z0-9_]*, so `@context` and `@type` cannot be field
 // names: avsc gets the same data with those two keys renamed (toAvro, before anything is
 // timed, as an Avro user's own objects would already be named), and fromAvro names them back
@@ -966,6 +980,7 @@ const CORPORA = [
     name: 'gsoc-2018',
     file: 'gsoc-2018.json',
     probe: (v) => v['1263'].name.length,
+    vary: gsocVariant,
     shorn: gsocShorn,
     avsc: {
       schema: gsocAvro(),

@@ -262,7 +262,7 @@ const CORPUS_CODECS = ['json-string', 'json-bytes', 'avsc', 'msgpackr', 'shorn']
 for (const corpus of CORPORA) {
   SHAPES[corpus.name] = { label: corpus.name, probe: corpus.probe, avsc: corpus.avsc, shorn: corpus.shorn };
   const makeValue = () => loadCorpus(corpus.name);
-  FIXTURES[corpus.name] = { shape: corpus.name, makeValue, corpus: true, codecs: CORPUS_CODECS };
+  FIXTURES[corpus.name] = { shape: corpus.name, makeValue, corpus: true, codecs: CORPUS_CODECS, vary: corpus.vary };
 }
 
 const FIXTURE_NAMES = Object.keys(FIXTURES);
@@ -285,6 +285,8 @@ function loadFixture(name) {
     zod: spec.zod,
     invalidValues: spec.invalidValues || [],
     invalidMessages: spec.invalidMessages || [],
+    // (value, k) -> the k-th of several distinct documents like `value` (child.js --variants).
+    vary: spec.vary,
     get value() {
       if (value === undefined) value = spec.makeValue();
       return value;

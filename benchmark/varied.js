@@ -1,0 +1,79 @@
+'use strict';
+// gsoc-2018 as a server receives it: several distinct documents of that size, decoded (and
+// encoded) in turn, not one message over and over. Each codec in its own process per round
+// (benchmark/child.js --variants), the codec order alternating by round; every variant's
+// round trip is checked before anything is timed. Prints a table of medians (ops/s) and
+// shorn's ratio to the fastest peer.
+//
+//   node benchmark/varied.js [--variants 6] [--rounds 3] [--codecs shorn,msgpackr]
+//
+// Why it exists: V8 may decide to make a decoder's objects in its old generation
+// (allocation-site pretenuring), and a process that decodes distinct large documents ends
+// up there far more often than one that repeats a message (docs/DESIGN.md, "gsoc-2018
+// decode is bimodal by process").
+
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { median } = require('./stats');
+
+const { values: args } = parseArgs({
+  options: {
+    variants: { type: 'string', default: '6' },
+    rounds: { type: 'string', default: '3' },
+    codecs: { type: 'string', default: 'json-string,json-bytes,avsc,msgpackr,shorn' },
+    fixture: { type: 'string', default: 'gsoc-2018' },
+  },
+});
+const codecs = args.codecs.split(',');
+const rounds = Number(args.rounds);
+const OPS = ['decode', 'encode'];
+
+function runChild(codec, op) {
+  const child = spawnSync(process.execPath, [path.join(__dirname, 'child.js'), '--codec', codec, '--fixture', args.fixture, '--op', op, '--variants', args.variants], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  const line = child.stdout.trim().split('\n').pop() || '';
+  try {
+    return JSON.parse(line);
+  } catch {
+    return { ok: false, error: `no result (exit ${child.status}): ${child.stderr.slice(-300)}` };
+  }
+}
+
+const rates = {};
+for (const op of OPS) for (const codec of codecs) rates[`${op} ${codec}`] = [];
+for (let r = 0; r < rounds; r++) {
+  const order = r % 2 === 0 ? codecs : [...codecs].reverse();
+  for (const op of OPS) {
+    for (const codec of order) {
+      const result = runChild(codec, op);
+      if (!result.ok) {
+        console.error(`${op} ${codec}: ${result.error}`);
+        process.exitCode = 1;
+        continue;
+      }
+      rates[`${op} ${codec}`].push(result.opsPerSec);
+      console.error(`[round ${r + 1}/${rounds}] ${args.fixture} x${args.variants} ${op} ${codec}: ${result.opsPerSec.toFixed(1)} ops/s`);
+    }
+  }
+}
+
+const fmt = (x) => (x === undefined ? 'n/a' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+console.log(`${args.fixture}, ${args.variants} distinct documents in turn, ops/s (median of ${rounds} processes; range)\n`);
+console.log(`| op | ${codecs.join(' | ')} | shorn / best peer |`);
+console.log(`|---|${codecs.map(() => '--:|').join('')}--:|`);
+for (const op of OPS) {
+  const cells = [];
+  let best = 0;
+  for (const codec of codecs) {
+    const xs = rates[`${op} ${codec}`];
+    const m = xs.length ? median(xs) : undefined;
+    if (codec !== 'shorn' && m !== undefined) best = Math.max(best, m);
+    cells.push(xs.length ? `${fmt(m)} (${fmt(Math.min(...xs))}-${fmt(Math.max(...xs))})` : 'n/a');
+  }
+  const shorn = rates[`${op} shorn`];
+  const ratio = shorn && shorn.length && best > 0 ? `${(median(shorn) / best).toFixed(2)}x` : 'n/a';
+  console.log(`| ${op} | ${cells.join(' | ')} | ${ratio} |`);
+}
