@@ -340,22 +340,7 @@ describe('text of a large message to decode, in chunks', () => {
         for (const schema of [t.array(row), t.record(row)]) {
           const codec = compileMode(schema, mode);
           const v = schema.type === 'array' ? rows() : Object.fromEntries(rows().map((r, k) => [`id${k}`, r]));
-          const bytes = codec.encode(v);
-          // The generated decoder asks whether the message is mostly text (the generic one
-          // builds objects its own way).
-          const rt = require('../lib/runtime');
-          const denseText = rt.denseText;
-          const asked = [];
-          rt.denseText = (...args) => {
-            asked.push(denseText(...args));
-            return asked.at(-1);
-          };
-          let back;
-          try {
-            back = codec.decode(bytes);
-          } finally {
-            rt.denseText = denseText;
-          }
+          const { back, asked } = decodeAsking(codec, codec.encode(v));
           assert.deepStrictEqual(asked, mode.codegen ? [true] : []);
           assert.deepStrictEqual(back, v);
           assert.equal(JSON.stringify(back), JSON.stringify(v));
@@ -370,6 +355,36 @@ describe('text of a large message to decode, in chunks', () => {
           // The next message, small, still decodes right.
           assert.deepStrictEqual(codec.decode(codec.encode(v)), v);
         }
+      }
+    });
+
+    // Decodes `bytes`; `asked`: what the generated decoder's question, whether the message
+    // is mostly text, was answered (the generic marshaller builds objects its own way).
+    function decodeAsking(codec, bytes) {
+      const rt = require('../lib/runtime');
+      const denseText = rt.denseText;
+      const asked = [];
+      rt.denseText = (...args) => {
+        asked.push(denseText(...args));
+        return asked.at(-1);
+      };
+      try {
+        return { back: codec.decode(bytes), asked };
+      } finally {
+        rt.denseText = denseText;
+      }
+    }
+
+    test("a reader of another schema's bytes builds the same plain objects", () => {
+      const V2 = t.object({ title: t.string(), body: t.string(), n: t.uint16(), who: t.object({ name: t.string() }), extra: t.default(t.string(), 'none') });
+      for (const mode of MODES) {
+        const reader = compileMode(t.array(V2), mode).reader(t.array(row));
+        const v = rows();
+        const { back, asked } = decodeAsking(reader, shorn.compile(t.array(row)).encode(v));
+        assert.deepStrictEqual(asked, mode.codegen ? [true] : []);
+        assert.deepStrictEqual(back, v.map((r) => ({ ...r, extra: 'none' })));
+        assert.equal(Object.getPrototypeOf(back[3]), Object.prototype);
+        assert.deepStrictEqual(Object.keys(back[3]), ['title', 'body', 'n', 'who', 'extra']);
       }
     });
 

@@ -366,7 +366,6 @@ function defaultMaker(plan, d) {
 
 function objectOverride(plan, w, out, keep) {
   const defaults = out.map((o) => (o.kind === 'default' ? defaultMaker(plan, o.field) : null));
-  const literalKey = (name) => (name === '__proto__' ? '["__proto__"]' : JSON.stringify(name));
   return {
     emit(g) {
       const locals = w.fields.map((f, k) => {
@@ -389,7 +388,7 @@ function objectOverride(plan, w, out, keep) {
       const first = entries.findIndex((e) => e.when);
       const literal = first < 0 ? entries : entries.slice(0, first);
       const o = g.fresh('o');
-      g.dec.push(`const ${o} = { ${literal.map((e) => `${literalKey(e.name)}: ${e.value}`).join(', ')} };`);
+      g.dec.push(`const ${o} = ${g.construct(literal.map((e) => e.name), literal.map((e) => e.value))};`);
       for (const e of first < 0 ? [] : entries.slice(first)) {
         const key = JSON.stringify(e.name);
         const set = `rt.defineOwn(${o}, ${key}, ${e.value});`;
