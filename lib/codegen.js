@@ -82,7 +82,9 @@ class Generator {
   construct(keys, values) {
     const literal = `{ ${keys.map((k, j) => `${literalKey(k)}: ${values[j]}`).join(', ')} }`;
     // A fixed few strings (positional) are never in chunks; nor is a batch of frames' text.
-    if (keys.includes('__proto__') || this.layout.positional || this.batch) return literal;
+    // A key Object.prototype has now (`__proto__`, `constructor`, ...) keeps its literal,
+    // so that it does not turn constructors off for every other shape.
+    if (this.layout.positional || this.batch || keys.some((k) => k in rt.ObjectPrototype)) return literal;
     const id = JSON.stringify(keys);
     let name = this.ctors.get(id);
     if (name === undefined) {
