@@ -11,11 +11,11 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const { parseArgs } = require('node:util');
 const { CODEC_NAMES, hasSchema } = require('./codecs');
 const { FIXTURE_NAMES, CORPUS_NAMES, loadFixture } = require('./fixtures');
 const { describeMachine, loadSnapshot, startOtherLoadWindow } = require('./machine');
+const { runChild } = require('./spawn-child');
 const { median, spreadPercent } = require('./stats');
 const { renderReport, formatCount } = require('./report');
 
@@ -31,9 +31,6 @@ const PLANS = {
 };
 // The fixture whose memory is measured: the only one big enough for its footprint to matter.
 const MEMORY_FIXTURE = 'events100k';
-// A child that hangs (a codec stuck in a loop) must not hang the run; the slowest healthy
-// child (JSON decode of events100k) takes ~3 s.
-const CHILD_TIMEOUT_MS = 120_000;
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -70,24 +67,6 @@ function parseOptions() {
 function codecsFor(options, fixture) {
   const { codecs } = loadFixture(fixture); // the value is built lazily, so this is cheap
   return codecs ? options.codecs.filter((codec) => codecs.includes(codec)) : options.codecs;
-}
-
-// Runs one child script and returns its JSON line, or {ok: false, error} if it crashed,
-// timed out or printed something else.
-function runChild(script, flags, nodeOptions = []) {
-  const argv = [...nodeOptions, path.join(__dirname, script)];
-  for (const [key, value] of Object.entries(flags)) argv.push(`--${key}`, String(value));
-  const child = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
-  const lastLine = (child.stdout || '').trim().split('\n').pop();
-  try {
-    return JSON.parse(lastLine);
-  } catch {
-    let how = `exit code ${child.status}`;
-    if (child.error) how = child.error.message; // includes the timeout
-    else if (child.signal) how = `killed by ${child.signal}`;
-    const stderr = (child.stderr || '').trim().split('\n').slice(-3).join(' / ');
-    return { ok: false, error: `child ${how}${stderr ? `: ${stderr}` : ''}` };
-  }
 }
 
 // One progress line on stderr per child: what ran, and its figure or its failure.

@@ -12,10 +12,9 @@
 // up there far more often than one that repeats a message (docs/DESIGN.md, "gsoc-2018
 // decode is bimodal by process").
 
-const { spawnSync } = require('node:child_process');
-const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { median } = require('./stats');
+const { runChild } = require('./spawn-child');
 
 const { values: args } = parseArgs({
   options: {
@@ -29,26 +28,13 @@ const codecs = args.codecs.split(',');
 const rounds = Number(args.rounds);
 const OPS = ['decode', 'encode'];
 
-function runChild(codec, op) {
-  const child = spawnSync(process.execPath, [path.join(__dirname, 'child.js'), '--codec', codec, '--fixture', args.fixture, '--op', op, '--variants', args.variants], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 24,
-  });
-  const line = child.stdout.trim().split('\n').pop() || '';
-  try {
-    return JSON.parse(line);
-  } catch {
-    return { ok: false, error: `no result (exit ${child.status}): ${child.stderr.slice(-300)}` };
-  }
-}
-
 const rates = {};
 for (const op of OPS) for (const codec of codecs) rates[`${op} ${codec}`] = [];
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 === 0 ? codecs : [...codecs].reverse();
   for (const op of OPS) {
     for (const codec of order) {
-      const result = runChild(codec, op);
+      const result = runChild('child.js', { codec, fixture: args.fixture, op, variants: args.variants });
       if (!result.ok) {
         console.error(`${op} ${codec}: ${result.error}`);
         process.exitCode = 1;
