@@ -83,6 +83,21 @@ function accepts(codec, value) {
   }
 }
 
+// Encodes `value` and checks that its decode is deep-equal to `expected` (built apart from
+// `value`, so a codec that changes its input cannot pass by changing both); returns the
+// bytes. Encodes twice and checks the second: msgpackr records its structures on the first
+// call, and the steady-state bytes are what the decode loop reads. `what` names the check
+// in the failure.
+function roundTrip(codec, value, expected, what) {
+  const encoded = step('encode', () => {
+    codec.encode(value);
+    return codec.encode(value);
+  });
+  const decoded = step('decode', () => codec.normalize(codec.decode(encoded)));
+  if (!isDeepStrictEqual(decoded, expected)) throw new Error(`${what} differs: ${firstDifference(expected, decoded)}`);
+  return encoded;
+}
+
 // Builds the codec, checks that encode-then-decode returns a deep-equal value and that encode
 // rejects the fixture's invalid values. Returns what the timing needs, or throws an Error whose
 // message is the cell's failure reason.
@@ -93,16 +108,7 @@ function prepare() {
   const value = step('prepare', () => codec.prepare(fixture.value));
   // Built apart from `value`, so a codec that changes its input cannot pass by changing both.
   const expected = loadFixture(args.fixture).value;
-  // Encode twice and check the second: msgpackr records its structures on the first call,
-  // and the steady-state bytes are what the decode loop reads.
-  const encoded = step('encode', () => {
-    codec.encode(value);
-    return codec.encode(value);
-  });
-  const decoded = step('decode', () => codec.normalize(codec.decode(encoded)));
-  if (!isDeepStrictEqual(decoded, expected)) {
-    throw new Error(`round trip differs: ${firstDifference(expected, decoded)}`);
-  }
+  const encoded = roundTrip(codec, value, expected, 'round trip');
   for (const invalid of fixture.invalidValues) {
     if (accepts(codec, invalid)) {
       throw new Error(`validation missing: encode accepted ${inspect(invalid, { breakLength: Infinity })}`);
@@ -133,15 +139,9 @@ function prepareVariants(count) {
   const encoded = [];
   for (let k = 0; k < count; k++) {
     const value = step('prepare', () => codec.prepare(fixture.vary(fixture.value, k)));
-    const bytes = step('encode', () => {
-      codec.encode(value);
-      return codec.encode(value);
-    });
     const expected = fixture.vary(loadFixture(args.fixture).value, k);
-    const decoded = step('decode', () => codec.normalize(codec.decode(bytes)));
-    if (!isDeepStrictEqual(decoded, expected)) throw new Error(`round trip of variant ${k} differs: ${firstDifference(expected, decoded)}`);
     values.push(value);
-    encoded.push(bytes);
+    encoded.push(roundTrip(codec, value, expected, `round trip of variant ${k}`));
   }
   return { codec, values, encoded, probe: fixture.probe };
 }
