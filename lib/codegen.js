@@ -65,7 +65,7 @@ class Generator {
     this.overrides = null;
     // Decoding a batch of frames, whose strings are all sliced from one text.
     this.batch = false;
-    // Constructors of decoded objects, by their keys (`construct`).
+    // Constructors of decoded objects ({ name, keys }), by their keys' JSON (`construct`).
     this.ctors = new Map();
   }
 
@@ -86,20 +86,19 @@ class Generator {
     // so that it does not turn constructors off for every other shape.
     if (this.layout.positional || this.batch || keys.some((k) => k in rt.ObjectPrototype)) return literal;
     const id = JSON.stringify(keys);
-    let name = this.ctors.get(id);
-    if (name === undefined) {
-      name = `C${this.ctors.size}`;
-      this.ctors.set(id, name);
+    let ctor = this.ctors.get(id);
+    if (ctor === undefined) {
+      ctor = { name: `C${this.ctors.size}`, keys };
+      this.ctors.set(id, ctor);
     }
-    return `(D ? new ${name}(${values.join(', ')}) : ${literal})`;
+    return `(D ? new ${ctor.name}(${values.join(', ')}) : ${literal})`;
   }
 
   /** The declarations of the constructors `construct` made, and the keys they assign. */
   ctorSource() {
     const lines = [];
     const keys = new Set();
-    for (const [id, name] of this.ctors) {
-      const ks = JSON.parse(id);
+    for (const { name, keys: ks } of this.ctors.values()) {
       for (const k of ks) keys.add(k);
       const args = ks.map((_, j) => `a${j}`);
       lines.push(`function ${name}(${args.join(', ')}) { ${ks.map((k, j) => `this[${JSON.stringify(k)}] = a${j};`).join(' ')} }`, `${name}.prototype = rt.ObjectPrototype;`);
