@@ -616,6 +616,8 @@ const ROWS = [
       { value: [() => 1], path: '$[0]' },
       { value: new Map(), path: '$' },
       { value: [1, , 2], path: '$[1]' }, // eslint-disable-line no-sparse-arrays
+      // A path rendered on error from the indexes and keys it went through.
+      { value: { ok: [1], 'a b': [0, { '@x': [null, NaN] }] }, path: '$["a b"][1]["@x"][1]' },
     ],
   },
   ...[

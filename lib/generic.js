@@ -8,7 +8,7 @@
 
 const { TYPES } = require('./types');
 const { tagIndex } = require('./types/union');
-const { ShornError, ISSUE, violation, decodeViolation } = require('./errors');
+const { ShornError, ISSUE, violation, decodeViolation, pathKey } = require('./errors');
 const rt = require('./runtime');
 
 function def(d) {
@@ -188,7 +188,7 @@ class Marshaller {
       // A scratch tape: this put only looks for its error. It starts at the depth of the
       // union, so a cyclic value still stops at maxDepth.
       const c = new Encoder(this, new Float64Array(64), 0, '', []);
-      c.segments.push(path.slice(1));
+      c.prefix = path.slice(1);
       c.scratch = true;
       c.depth = depth;
       // Looking for a variant's error: every check of its values is JS's, in place.
@@ -267,7 +267,9 @@ class Encoder {
     this.S = S;
     this.strings = null;
     this.B = B;
-    // The path so far, rendered only on error.
+    // The path so far, rendered only on error: an index (a number) or a key (a string)
+    // per level, after `prefix` (a path already rendered, without its `$`).
+    this.prefix = '';
     this.segments = [];
     this.depth = 0;
     // A scratch encoder (for an error message) never touches the shared tape.
@@ -355,7 +357,9 @@ class Encoder {
   }
 
   path() {
-    return `$${this.segments.join('')}`;
+    let at = `$${this.prefix}`;
+    for (const s of this.segments) at += typeof s === 'number' ? `[${s}]` : pathKey(s);
+    return at;
   }
 
   fail(shown, x) {

@@ -120,7 +120,7 @@ module.exports = [
       if (constrained(d) && !within(n, d.minItems, d.maxItems)) throw c.violated(d, x);
       c.write(n);
       for (let k = 0; k < n; k++) {
-        c.segments.push(`[${k}]`);
+        c.segments.push(k);
         c.put(d.items, x[k]);
         c.segments.pop();
       }

@@ -60,7 +60,7 @@ function put(c, x) {
         c.write(5);
         c.write(n);
         for (let k = 0; k < n; k++) {
-          c.segments.push(`[${k}]`);
+          c.segments.push(k);
           put(c, x[k]);
           c.segments.pop();
         }
@@ -74,7 +74,7 @@ function put(c, x) {
         c.write(keys.length);
         for (const key of keys) {
           c.string(key);
-          c.segments.push(pathKey(key));
+          c.segments.push(key);
           put(c, x[key]);
           c.segments.pop();
         }

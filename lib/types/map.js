@@ -81,11 +81,11 @@ module.exports = [
       c.write(x.size);
       let k = 0;
       for (const [key, value] of x) {
-        c.segments.push(`[${k}][0]`);
+        c.segments.push(k, 0);
         c.put(d.keys, key);
-        c.segments[c.segments.length - 1] = `[${k}][1]`;
+        c.segments[c.segments.length - 1] = 1;
         c.put(d.values, value);
-        c.segments.pop();
+        c.segments.length -= 2;
         k++;
       }
     },

@@ -110,7 +110,7 @@ module.exports = [
     put(c, d, x, shown) {
       if (typeof x !== 'object' || x === null || Array.isArray(x)) throw c.fail(shown, x);
       for (const f of d.fields) {
-        c.segments.push(pathKey(f.name));
+        c.segments.push(f.name);
         c.put(f.schema, fieldValue(x, f.name));
         c.segments.pop();
       }

@@ -78,7 +78,7 @@ module.exports = [
       c.write(keys.length);
       for (const key of keys) {
         c.string(key);
-        c.segments.push(pathKey(key));
+        c.segments.push(key);
         c.put(d.values, x[key]);
         c.segments.pop();
       }

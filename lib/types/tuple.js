@@ -36,7 +36,7 @@ module.exports = [
     put(c, d, x, shown) {
       if (!Array.isArray(x) || x.length !== d.items.length) throw c.fail(shown, x);
       for (let k = 0; k < d.items.length; k++) {
-        c.segments.push(`[${k}]`);
+        c.segments.push(k);
         c.put(d.items[k], x[k]);
         c.segments.pop();
       }

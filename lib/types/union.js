@@ -134,7 +134,7 @@ module.exports = [
       const tag = fieldValue(x, d.key);
       const k = c.tagIndex(d).get(tag);
       if (k === undefined) {
-        c.segments.push(require('../errors').pathKey(d.key));
+        c.segments.push(d.key);
         const error = c.invalid(tagsExpected(d), tag);
         c.segments.pop();
         throw error;
