@@ -56,6 +56,21 @@ describe('real-world corpora through the schemas of benchmark/corpora.js', () =>
     });
   }
 
+  // No schema: every corpus as any JSON, key order included (JSON.stringify compares it).
+  test('every corpus round-trips exactly through t.json(), both marshallers, one encoding', () => {
+    const [generated, generic] = MODES.map((mode) => compileMode(t.json(), mode));
+    for (const { name } of CORPORA) {
+      const value = loadCorpus(name);
+      const bytes = generated.encode(value);
+      assert.ok(generic.encode(value).equals(bytes), `${name}: codegen and generic bytes differ`);
+      for (const codec of [generated, generic]) {
+        const decoded = codec.decode(bytes);
+        assert.deepStrictEqual(decoded, value, name);
+        assert.equal(JSON.stringify(decoded), JSON.stringify(value), `${name}: key order`);
+      }
+    }
+  });
+
   test('mesh as Float64Array, Uint32Array and Uint16Array round-trips, in no more bytes than plain arrays', () => {
     const typed = meshToTyped(loadCorpus('mesh'));
     const expected = meshToTyped(loadCorpus('mesh'));

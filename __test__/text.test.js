@@ -424,3 +424,69 @@ describe('text of a large message to decode, in chunks', () => {
     });
   });
 });
+
+// t.json() objects: decode makes each key string once per json value and refers to it by
+// id after that (src/types/json.rs, KeyIds); up to 256 keys of up to 64 bytes are kept.
+describe('json object keys, made once per value', () => {
+  // JSON.stringify compares key order too, which deepStrictEqual does not.
+  const same = (a, b) => {
+    assert.deepStrictEqual(a, b);
+    assert.equal(JSON.stringify(a), JSON.stringify(b));
+  };
+  const row = (keys, k) => Object.fromEntries(keys.map((key, j) => [key, (k + j) % 3 === 0 ? null : `${key}:${k}`]));
+
+  test('keys repeated across objects, past the kept count and the kept length, in order', () => {
+    const many = Array.from({ length: 300 }, (_, k) => `k${k}`);
+    const long = ['a'.repeat(64), 'b'.repeat(65), 'é'.repeat(40), '10', '2', '数学者'];
+    const values = [
+      Array.from({ length: 4 }, (_, k) => row(many, k)),
+      Array.from({ length: 5 }, (_, k) => row(long, k)),
+      { outer: row(long, 1), list: [row(long.slice().reverse(), 2), { nested: row(long, 3) }] },
+      Array.from({ length: 3000 }, (_, k) => ({ id: k, name: `n${k}`, tags: [{ id: k }] })),
+    ];
+    for (const mode of MODES) {
+      const codec = compileMode(t.json(), mode);
+      for (const v of values) same(codec.decode(codec.encode(v)), v);
+    }
+  });
+
+  test('each json value of a message has its own keys', () => {
+    const shape = t.object({ a: t.json(), list: t.array(t.json()), b: t.json() });
+    const v = {
+      a: { x: 1, y: { z: 2, x: 3 } },
+      list: [{ y: 1, x: 2 }, { q: { y: 3 } }, [{ z: 4 }]],
+      b: { z: { y: { x: 'deep' } }, w: 5 },
+    };
+    for (const mode of MODES) {
+      const codec = compileMode(shape, mode);
+      same(codec.decode(codec.encode(v)), v);
+    }
+  });
+
+  test('a repeated __proto__ key is an own property every time, as JSON.parse makes it', () => {
+    const text = '[{"__proto__":{"a":1},"b":2},{"__proto__":[3],"b":{"__proto__":null}}]';
+    for (const mode of MODES) {
+      const codec = compileMode(t.json(), mode);
+      const back = codec.decode(codec.encode(JSON.parse(text)));
+      same(back, JSON.parse(text));
+      for (const o of back) assert.equal(Object.getPrototypeOf(o), Object.prototype);
+      assert.ok(Object.hasOwn(back[1].b, '__proto__'));
+    }
+  });
+
+  test('a key with a setter on Object.prototype, repeated, is defined on each object and never calls it', () => {
+    for (const mode of MODES) {
+      const result = runIsolated(`
+        const codec = compile(t.json(), { codegen: ${mode.codegen} });
+        const v = Array.from({ length: 20 }, (_, k) => ({ hook: k, plain: k }));
+        const bytes = codec.encode(v);
+        let calls = 0;
+        Object.defineProperty(Object.prototype, 'hook', { configurable: true, set() { calls++; } });
+        const back = codec.decode(bytes);
+        delete Object.prototype.hook;
+        return { calls, same: back.every((o, k) => Object.getOwnPropertyDescriptor(o, 'hook').value === k && o.plain === k) };
+      `);
+      assert.deepStrictEqual(result, { calls: 0, same: true }, mode.name);
+    }
+  });
+});

@@ -627,12 +627,13 @@ impl<'a> Unmarshal<'a> {
                 let defs = self.defs;
                 self.node(&defs[*id as usize].node)
             }
-            Node::Json => self.json(),
+            Node::Json => self.json(&mut Vec::new()),
             _ => Value::Number(self.next()),
         }
     }
 
-    fn json(&mut self) -> Value {
+    /// A json value; `keys`: its object keys so far, by id (src/types/json.rs).
+    fn json(&mut self, keys: &mut Vec<String>) -> Value {
         match self.next() as u32 {
             0 => Value::Null,
             1 => Value::Bool(false),
@@ -641,14 +642,23 @@ impl<'a> Unmarshal<'a> {
             4 => Value::String(self.string()),
             5 => {
                 let n = self.next() as usize;
-                Value::Array((0..n).map(|_| self.json()).collect())
+                Value::Array((0..n).map(|_| self.json(keys)).collect())
             }
             _ => {
                 let n = self.next() as usize;
                 let mut members = Vec::with_capacity(n);
                 for _ in 0..n {
-                    let k = self.string();
-                    members.push((k, self.json()));
+                    let id = self.next();
+                    let k = if id >= 0.0 {
+                        keys[id as usize].clone()
+                    } else {
+                        let k = self.string();
+                        if id == -1.0 {
+                            keys.push(k.clone());
+                        }
+                        k
+                    };
+                    members.push((k, self.json(keys)));
                 }
                 Value::Object(members)
             }

@@ -4,7 +4,10 @@
 // to the input and keeps key order. Anything else (undefined, NaN, a bigint, a Date, a
 // function, a cycle) is ERR_SHORN_INVALID with its path. Tape, both ways, one token per
 // value: 0 null, 1 false, 2 true, 3 number + the number, 4 string + its length (text
-// with the strings), 5 array + count + items, 6 object + count + (key length, value)*.
+// with the strings), 5 array + count + items, 6 object + count + (key, value)*. A key is
+// its length on encode; on decode a key id: a key met before in this json value (kept
+// in `keys` here), or -1, a new key (kept under the next id), or -2, one not kept, both
+// then the key's text slot (src/types/json.rs, KeyIds).
 
 const { pathKey } = require('../errors');
 const rt = require('../runtime');
@@ -87,7 +90,13 @@ function put(c, x) {
   }
 }
 
-function take(c) {
+// The keys of one json value met so far, by id: the string, and whether it has to be
+// defined rather than assigned (`own`).
+function newKeys() {
+  return { names: [], own: [] };
+}
+
+function take(c, keys) {
   const T = c.T;
   switch (T[c.i++]) {
     case 0:
@@ -103,18 +112,33 @@ function take(c) {
     case 5: {
       const n = T[c.i++];
       const a = new Array(n);
-      for (let k = 0; k < n; k++) a[k] = take(c);
+      for (let k = 0; k < n; k++) a[k] = take(c, keys);
       return a;
     }
     default: {
       const n = T[c.i++];
       const o = {};
       for (let k = 0; k < n; k++) {
-        const key = c.text();
-        const v = take(c);
-        // A key Object.prototype has (`__proto__`, or one a polluted prototype gained) is
-        // defined, not assigned: assigning would reach its setter, as JSON.parse never does.
-        if (key in rt.ObjectPrototype) rt.defineOwn(o, key, v);
+        const id = T[c.i++];
+        let key;
+        let own;
+        if (id >= 0) {
+          key = keys.names[id];
+          own = keys.own[id];
+        } else {
+          key = c.text();
+          // A key Object.prototype has (`__proto__`, or one a polluted prototype gained)
+          // is defined, not assigned: assigning would reach its setter, as JSON.parse
+          // never does. No user code runs while a value is built, so the answer holds
+          // for the whole value.
+          own = key in rt.ObjectPrototype;
+          if (id === -1) {
+            keys.names.push(key);
+            keys.own.push(own);
+          }
+        }
+        const v = take(c, keys);
+        if (own) rt.defineOwn(o, key, v);
         else o[key] = v;
       }
       return o;
@@ -137,7 +161,7 @@ module.exports = [
     emitTake: (g, d) => g.handOffTake(d),
     test: (d, x, c) => isJson(x, c),
     put: (c, d, x) => put(c, x),
-    take: (c) => take(c),
+    take: (c) => take(c, newKeys()),
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
     // `shorn inspect` (lib/cli/inspect.js): src/types/json.rs's decode, check for check.

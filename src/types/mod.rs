@@ -617,6 +617,8 @@ pub struct Decoding<'a, 't> {
     /// The tape slot of a string the JS layer refused, which a locating decode stops at
     /// (`engine::locate`); `usize::MAX` otherwise.
     pub stop: usize,
+    /// The object keys of the json value being decoded (`json::KeyIds`).
+    pub json_keys: json::KeyIds<'a>,
 }
 
 impl Decoding<'_, '_> {
