@@ -29,7 +29,7 @@
 //! of its decode).
 
 use super::integer::MAX_SAFE;
-use super::keys::{key_text, FxHasher, KeySet};
+use super::keys::{array_index, key_text, FxHasher, KeySet};
 use super::{Decoding, Encoding, Entry, Node};
 use crate::codec::text::write_string;
 use crate::codec::varint::{unzigzag64, zigzag64};
@@ -40,10 +40,32 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 /// The keys of one json value met so far on decode (their bytes on the wire, length
-/// included), by id. At most `MAX_KEY_IDS` keys of at most `MAX_KEY_BYTES` bytes are kept,
-/// so a message of distinct or long keys costs bounded work (and a key set flooded with
-/// hash collisions at most that many comparisons per key).
-pub type KeyIds<'a> = HashMap<&'a [u8], u32, BuildHasherDefault<FxHasher>>;
+/// included), with their ids. At most `MAX_KEY_IDS` keys of at most `MAX_KEY_BYTES` bytes
+/// are kept, so a message of distinct or long keys costs bounded work (and a key set
+/// flooded with hash collisions at most that many comparisons per key). A kept key also
+/// finds its own repeats within an object: it remembers the last object it was in.
+#[derive(Default)]
+pub struct KeyIds<'a> {
+    keys: HashMap<&'a [u8], Kept, BuildHasherDefault<FxHasher>>,
+    /// Objects of this json value so far: the serial number of the current one (a u64:
+    /// each object takes a byte of the input, which may be 4 GiB).
+    objects: u64,
+}
+
+struct Kept {
+    id: u32,
+    /// The key's value if it is an array index (`keys::array_index`).
+    index: Option<u32>,
+    /// The serial number of the last object it was a key of.
+    object: u64,
+}
+
+impl KeyIds<'_> {
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.objects = 0;
+    }
+}
 const MAX_KEY_IDS: usize = 256;
 const MAX_KEY_BYTES: usize = 64;
 /// Key id slots: a new key, which takes the next id; a key not kept.
@@ -241,6 +263,12 @@ fn value(d: &mut Decoding) -> Result<()> {
             d.out.push(count as f64);
             d.enter(offset)?;
             let mut keys = KeySet::new(Keys::Record);
+            let serial = if object {
+                d.json_keys.objects += 1;
+                d.json_keys.objects
+            } else {
+                0
+            };
             for i in 0..count {
                 if object {
                     let start = d.r.offset();
@@ -248,15 +276,31 @@ fn value(d: &mut Decoding) -> Result<()> {
                     let at = d.r.offset();
                     let bytes = d.r.take(len as usize)?;
                     let key = d.r.since(start);
-                    keys.check(key, start)?;
-                    if let Some(&id) = d.json_keys.get(key) {
-                        d.out.push(id as f64);
+                    if let Some(kept) = d.json_keys.keys.get_mut(key) {
+                        // Its order as `KeySet::check` would, then its repeats, here.
+                        keys.order(kept.index, start)?;
+                        if kept.object == serial {
+                            return Err(Error::malformed(start, Fault::DuplicateKey));
+                        }
+                        kept.object = serial;
+                        d.out.push(kept.id as f64);
                     } else {
-                        let next = d.json_keys.len();
+                        let next = d.json_keys.keys.len();
                         if next < MAX_KEY_IDS && key.len() <= MAX_KEY_BYTES {
-                            d.json_keys.insert(key, next as u32);
+                            let index = array_index(bytes);
+                            keys.order(index, start)?;
+                            let id = next as u32;
+                            d.json_keys.keys.insert(
+                                key,
+                                Kept {
+                                    id,
+                                    index,
+                                    object: serial,
+                                },
+                            );
                             d.out.push(NEW_KEY);
                         } else {
+                            keys.check(key, start)?;
                             d.out.push(OTHER_KEY);
                         }
                         let slot = d.text.push_str(bytes, at)?;

@@ -48,24 +48,11 @@ impl<'a> KeySet<'a> {
                 // `key` is a string: its varint length, then its UTF-8.
                 let (len, n) = read_varint(key, offset)?;
                 debug_assert_eq!(key.len(), n + len as usize);
-                match array_index(&key[n..]) {
-                    Some(index) => {
-                        if self.named || self.last_index.is_some_and(|last| index <= last) {
-                            // Equal to the last one is a repeat; anything else is order.
-                            let fault = if self.last_index == Some(index) {
-                                Fault::DuplicateKey
-                            } else {
-                                Fault::KeyOrder
-                            };
-                            return Err(Error::malformed(offset, fault));
-                        }
-                        self.last_index = Some(index);
-                        Ok(())
-                    }
-                    None => {
-                        self.named = true;
-                        self.distinct(key, offset)
-                    }
+                let index = array_index(&key[n..]);
+                self.order(index, offset)?;
+                match index {
+                    Some(_) => Ok(()),
+                    None => self.distinct(key, offset),
                 }
             }
             Keys::Bytes => self.distinct(key, offset),
@@ -79,6 +66,29 @@ impl<'a> KeySet<'a> {
             }
             Keys::Objects | Keys::Js => Ok(()),
         }
+    }
+
+    /// Checks the order of a record key (`index`: its value if it is an array index):
+    /// array indexes first, ascending, then the other keys, as JS orders them. A repeated
+    /// index is found here; a repeated other key is not (`check` looks for it, or the
+    /// caller does: src/types/json.rs).
+    pub fn order(&mut self, index: Option<u32>, offset: usize) -> Result<()> {
+        match index {
+            Some(index) => {
+                if self.named || self.last_index.is_some_and(|last| index <= last) {
+                    // Equal to the last one is a repeat; anything else is order.
+                    let fault = if self.last_index == Some(index) {
+                        Fault::DuplicateKey
+                    } else {
+                        Fault::KeyOrder
+                    };
+                    return Err(Error::malformed(offset, fault));
+                }
+                self.last_index = Some(index);
+            }
+            None => self.named = true,
+        }
+        Ok(())
     }
 
     fn distinct(&mut self, key: &'a [u8], offset: usize) -> Result<()> {
