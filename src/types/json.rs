@@ -285,6 +285,9 @@ fn value(d: &mut Decoding) -> Result<()> {
                         kept.object = serial;
                         d.out.push(kept.id as f64);
                     } else {
+                        // Read (and so validated) first, as every string is, before its
+                        // order and repeats are checked.
+                        let slot = d.text.push_str(bytes, at)?;
                         let next = d.json_keys.keys.len();
                         if next < MAX_KEY_IDS && key.len() <= MAX_KEY_BYTES {
                             let index = array_index(bytes);
@@ -303,7 +306,6 @@ fn value(d: &mut Decoding) -> Result<()> {
                             keys.check(key, start)?;
                             d.out.push(OTHER_KEY);
                         }
-                        let slot = d.text.push_str(bytes, at)?;
                         d.out.push(slot);
                     }
                     value(d).map_err(|e| e.within(Segment::Field(key_text(key))))?;
