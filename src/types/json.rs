@@ -272,9 +272,7 @@ fn value(d: &mut Decoding) -> Result<()> {
             for i in 0..count {
                 if object {
                     let start = d.r.offset();
-                    let len = d.length(LimitKind::StringBytes, d.limits.max_string_bytes)?;
-                    let at = d.r.offset();
-                    let bytes = d.r.take(len as usize)?;
+                    let (bytes, at) = super::string::take(d)?;
                     let key = d.r.since(start);
                     if let Some(kept) = d.json_keys.keys.get_mut(key) {
                         // Its order as `KeySet::check` would, then its repeats, here.

@@ -194,8 +194,15 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
 /// Reads one string into the text; returns its tape slot (`TextBuffer::push_str`).
 #[inline(always)]
 pub fn read(d: &mut Decoding) -> Result<f64> {
+    let (bytes, offset) = take(d)?;
+    d.text.push_str(bytes, offset)
+}
+
+/// Takes one string's UTF-8 bytes, its length checked against the string limit, not yet
+/// validated nor read into the text; returns them and their offset.
+#[inline(always)]
+pub fn take<'a>(d: &mut Decoding<'a, '_>) -> Result<(&'a [u8], usize)> {
     let len = d.length(LimitKind::StringBytes, d.limits.max_string_bytes)?;
     let offset = d.r.offset();
-    let bytes = d.r.take(len as usize)?;
-    d.text.push_str(bytes, offset)
+    Ok((d.r.take(len as usize)?, offset))
 }
