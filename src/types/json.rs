@@ -66,6 +66,7 @@ impl KeyIds<'_> {
         self.objects = 0;
     }
 }
+
 const MAX_KEY_IDS: usize = 256;
 const MAX_KEY_BYTES: usize = 64;
 /// Key id slots: a new key, which takes the next id; a key not kept.
