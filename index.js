@@ -277,6 +277,7 @@ function assemble(descriptor, text, settings, overrides) {
     }
   }
   if (!generated) functions = generic.functions;
+  generic.marshaller.generates = generated;
   // safeDecode's second decode, without constraints (only a message that breaks one needs it).
   let unconstrainedDecode = null;
   const unconstrainedOnce = () => {

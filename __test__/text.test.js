@@ -474,6 +474,97 @@ describe('json object keys, made once per value', () => {
     }
   });
 
+  // Objects whose keys repeat an earlier object's, in order, are built by a generated
+  // object literal of those keys (lib/types/json.js, `builder`; src/types/json.rs, shapes).
+  test('objects of a repeated shape: keys that need escaping, index keys, __proto__, the empty key', () => {
+    const odd = ['a"b', 'back\\slash', 'line\nbreak', '\u2028\u2029', '${x}`', "'; throw 1; //", '', '0', '10', '01', '-1', '1.5', '4294967295', '__proto__', 'constructor', 'toString', 'é', '数'];
+    const objects = (k) => JSON.parse(`{${odd.map((key, j) => `${JSON.stringify(key)}:${JSON.stringify(j % 2 ? `v${k}` : k + j)}`).join(',')}}`);
+    const v = Array.from({ length: 5 }, (_, k) => ({ first: objects(k), second: [objects(k + 1), { again: objects(k + 2) }] }));
+    for (const mode of MODES) {
+      const codec = compileMode(t.json(), mode);
+      const back = codec.decode(codec.encode(v));
+      same(back, v);
+      for (const o of back) {
+        for (const x of [o.first, o.second[0], o.second[1].again]) {
+          assert.equal(Object.getPrototypeOf(x), Object.prototype);
+          assert.ok(Object.hasOwn(x, '__proto__'));
+          assert.deepStrictEqual(Object.keys(x), Object.keys(objects(0)));
+        }
+      }
+    }
+  });
+
+  test('an object with the keys of an object inside it, which ends first', () => {
+    const values = [
+      { a: 1, b: { a: 2, b: null } },
+      [{ a: 1, b: { a: 2, b: { a: 3, b: 4 } } }, { a: 5, b: 6 }, { b: 7, a: 8 }],
+      { x: [{ x: [{ x: [] }] }], y: { x: 1 } },
+    ];
+    for (const mode of MODES) {
+      const codec = compileMode(t.json(), mode);
+      for (const v of values) same(codec.decode(codec.encode(v)), v);
+    }
+  });
+
+  test('more shapes than one value keeps, and objects of more keys than a shape holds', () => {
+    // 40 keys make 780 pairs: past the 256 shapes kept, each pair twice.
+    const pool = Array.from({ length: 40 }, (_, k) => `key${k}`);
+    const pairs = [];
+    for (let a = 0; a < pool.length; a++) for (let b = a + 1; b < pool.length; b++) pairs.push({ [pool[a]]: a, [pool[b]]: `${b}` });
+    const wide = (n, k) => Object.fromEntries(Array.from({ length: n }, (_, j) => [`w${j}`, j + k]));
+    const values = [
+      [...pairs, ...pairs],
+      [wide(64, 0), wide(64, 1), wide(65, 2), wide(65, 3), wide(200, 4), wide(200, 5)],
+    ];
+    for (const mode of MODES) {
+      const codec = compileMode(t.json(), mode);
+      for (const v of values) same(codec.decode(codec.encode(v)), v);
+    }
+  });
+
+  test('objects of a repeated shape have fast properties, as JSON.parse makes them', () => {
+    const result = runIsolated(
+      `
+      const codec = compile(t.json());
+      const row = (k) => Object.fromEntries(Array.from({ length: 30 }, (_, j) => ['field' + j, k * j]));
+      const back = codec.decode(codec.encode(Array.from({ length: 10 }, (_, k) => row(k))));
+      return back.slice(1).map((o) => %HasFastProperties(o));
+    `,
+      ['--allow-natives-syntax'],
+    );
+    assert.deepStrictEqual(result, Array(9).fill(true));
+  });
+
+  test('past the builders kept for the process, objects are still built exactly', () => {
+    const result = runIsolated(`
+      const codec = compile(t.json());
+      let same = 0;
+      // 800 shapes of three keys, each used three times, over 4 messages.
+      for (let m = 0; m < 4; m++) {
+        const v = [];
+        for (let k = 0; k < 200; k++) {
+          const keys = ['s' + (m * 200 + k), 'x', 'y'];
+          for (let r = 0; r < 3; r++) v.push(Object.fromEntries(keys.map((key, j) => [key, r * 10 + j])));
+        }
+        if (JSON.stringify(codec.decode(codec.encode(v))) === JSON.stringify(v)) same++;
+      }
+      return same;
+    `);
+    assert.equal(result, 4);
+  });
+
+  test('where code generation is not allowed, json objects are built without it', () => {
+    const result = runIsolated(
+      `
+      const codec = compile(t.json());
+      const v = Array.from({ length: 20 }, (_, k) => ({ a: k, b: [k], c: { d: k } }));
+      return { generated: codec.generated, same: JSON.stringify(codec.decode(codec.encode(v))) === JSON.stringify(v) };
+    `,
+      ['--disallow-code-generation-from-strings'],
+    );
+    assert.deepStrictEqual(result, { generated: false, same: true });
+  });
+
   test('a key with a setter on Object.prototype, repeated, is defined on each object and never calls it', () => {
     for (const mode of MODES) {
       const result = runIsolated(`

@@ -31,6 +31,9 @@ class Marshaller {
     // getter read inside a union's variant test) must not start where that test stood
     // (fuzz finding J8: a value near maxDepth was refused).
     this.testDepth = 0;
+    // Whether the codec generates code, so json objects of a repeated shape may be built
+    // by generated functions (lib/types/json.js, `builder`): set once it is known.
+    this.generates = false;
   }
 
   expected(d) {

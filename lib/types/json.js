@@ -7,7 +7,9 @@
 // with the strings), 5 array + count + items, 6 object + count + (key, value)*. A key is
 // its length on encode; on decode a key id: a key met before in this json value (kept
 // in `keys` here), or -1, a new key (kept under the next id), or -2, one not kept, both
-// then the key's text slot (src/types/json.rs, KeyIds).
+// then the key's text slot (src/types/json.rs, KeyIds). On decode an object of 4 to 64
+// members has a shape slot after its count: a shape met before, built by `builder`; the
+// first object of a shape (its id and the hash of its keys); or -1.
 
 const { pathKey } = require('../errors');
 const rt = require('../runtime');
@@ -91,9 +93,55 @@ function put(c, x) {
 }
 
 // The keys of one json value met so far, by id: the string, and whether it has to be
-// defined rather than assigned (`own`).
+// defined rather than assigned (`own`); and its objects' shapes so far, by id: each its
+// key ids and their hash, then the function that builds an object of them (`builder`),
+// once one is used.
 function newKeys() {
-  return { names: [], own: [] };
+  return { names: [], own: [], shapes: [], hashes: [], builders: [] };
+}
+
+// Builders of objects by their keys, shared by every json value of codecs that generate
+// code (not with `codegen: false`): an object literal of those keys, whose values are
+// taken in order. V8 makes a literal's objects with their final hidden class at once; an
+// object built by more than ~16 keyed stores goes to dictionary mode instead, slow to
+// build and to read. Each is found by the hash of its keys the native side sends with
+// the first object of a shape, then its keys are compared. At most MAX_BUILDERS are
+// made, so messages of ever new key sets (hostile or not) cost bounded compiling; past
+// it, or for keys whose hash an earlier builder has, objects are built by keyed stores.
+const BUILDERS = new Map();
+const MAX_BUILDERS = 512;
+// Objects of this many members have a shape slot (src/types/json.rs, MIN_SHAPE_KEYS and
+// MAX_SHAPE_KEYS): fewer are built as fast by keyed stores, more make long builders.
+const MIN_SHAPE_KEYS = 4;
+const MAX_SHAPE_KEYS = 64;
+
+// The builder of shape `shape` of a json value, or null.
+function builder(keys, shape) {
+  const ids = keys.shapes[shape];
+  const hash = keys.hashes[shape];
+  const found = BUILDERS.get(hash);
+  let b = null;
+  if (found === undefined) {
+    if (BUILDERS.size < MAX_BUILDERS) {
+      const names = ids.map((id) => keys.names[id]);
+      // Each member's key id slot is skipped; `__proto__` is a computed key, which
+      // defines an own property as JSON.parse does (a literal's own keys never reach a
+      // setter on Object.prototype).
+      const members = names.map((k) => `${k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)}: (c.i++, take(c, keys))`);
+      b = new Function('c', 'keys', 'take', `return {\n  ${members.join(',\n  ')}\n};`);
+      BUILDERS.set(hash, { names, b });
+    }
+  } else if (sameKeys(found.names, ids, keys.names)) {
+    b = found.b;
+  }
+  keys.builders[shape] = b;
+  return b;
+}
+
+function sameKeys(names, ids, known) {
+  if (names.length !== ids.length) return false;
+  for (let k = 0; k < ids.length; k++) if (names[k] !== known[ids[k]]) return false;
+  return true;
 }
 
 function take(c, keys) {
@@ -117,33 +165,58 @@ function take(c, keys) {
     }
     default: {
       const n = T[c.i++];
-      const o = {};
-      for (let k = 0; k < n; k++) {
-        const id = T[c.i++];
-        let key;
-        let own;
-        if (id >= 0) {
-          key = keys.names[id];
-          own = keys.own[id];
-        } else {
-          key = c.text();
-          // A key Object.prototype has (`__proto__`, or one a polluted prototype gained)
-          // is defined, not assigned: assigning would reach its setter, as JSON.parse
-          // never does. No user code runs while a value is built, so the answer holds
-          // for the whole value.
-          own = key in rt.ObjectPrototype;
-          if (id === -1) {
-            keys.names.push(key);
-            keys.own.push(own);
-          }
-        }
-        const v = take(c, keys);
-        if (own) rt.defineOwn(o, key, v);
-        else o[key] = v;
+      if (n >= MIN_SHAPE_KEYS && n <= MAX_SHAPE_KEYS) {
+        // The shape slot (src/types/json.rs): -1 for an object of no shape kept.
+        const shape = T[c.i++];
+        if (shape !== -1 && c.m.generates) return shaped(c, keys, n, shape);
       }
-      return o;
+      return members(c, keys, n, {}, null);
     }
   }
+}
+
+// The `n` members of an object, into `o`; `ids`, if not null, gets their key ids.
+function members(c, keys, n, o, ids) {
+  const T = c.T;
+  for (let k = 0; k < n; k++) {
+    const id = T[c.i++];
+    let key;
+    let own;
+    if (id >= 0) {
+      key = keys.names[id];
+      own = keys.own[id];
+    } else {
+      key = c.text();
+      // A key Object.prototype has (`__proto__`, or one a polluted prototype gained) is
+      // defined, not assigned: assigning would reach its setter, as JSON.parse never
+      // does. No user code runs while a value is built, so the answer holds for the
+      // whole value.
+      own = key in rt.ObjectPrototype;
+      if (id === -1) {
+        keys.names.push(key);
+        keys.own.push(own);
+      }
+    }
+    if (ids !== null) ids.push(id >= 0 ? id : keys.names.length - 1);
+    const v = take(c, keys);
+    if (own) rt.defineOwn(o, key, v);
+    else o[key] = v;
+  }
+  return o;
+}
+
+// An object with a shape slot: the first of its shape (`-2 - shape`), whose key ids
+// become the shape's, or a later one, made by the shape's builder (when there is one).
+function shaped(c, keys, n, shape) {
+  if (shape <= -2) {
+    // The shape's id and the hash of its keys (src/types/json.rs, `KeyIds::shape`).
+    const d = -2 - shape;
+    const id = d % 256;
+    keys.hashes[id] = (d - id) / 256;
+    return members(c, keys, n, {}, (keys.shapes[id] = []));
+  }
+  const b = keys.builders[shape] ?? builder(keys, shape);
+  return b !== null ? b(c, keys, take) : members(c, keys, n, {}, null);
 }
 
 module.exports = [

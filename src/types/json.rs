@@ -27,6 +27,15 @@
 //! a key that repeats is made once per value, not once per object: a string made per
 //! member cost V8 a string-table lookup on every store (twitter through `t.json()`: ~30%
 //! of its decode).
+//!
+//! On decode an object of 4 to 64 members also has a shape slot after its count
+//! (`KeyIds::shape`): when all its keys are kept and an object that ended before it
+//! began had the same keys in the same order, that object's shape id; the first object of
+//! a shape gets the new id and a hash of its keys instead; else -1. JS builds an object of
+//! a known shape with a generated object literal of its keys (lib/types/json.js,
+//! `builder`), which V8 makes with its final hidden class at once: built by keyed stores,
+//! an object of more than ~16 keys went to dictionary mode (twitter through `t.json()`:
+//! ~30% of its decode in keyed stores and dictionary inserts).
 
 use super::integer::MAX_SAFE;
 use super::keys::{array_index, key_text, FxHasher, KeySet};
@@ -37,7 +46,7 @@ use crate::codec::{Error, Fault, LimitKind, Result, Segment};
 use crate::program::Keys;
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The keys of one json value met so far on decode (their bytes on the wire, length
 /// included), with their ids. At most `MAX_KEY_IDS` keys of at most `MAX_KEY_BYTES` bytes
@@ -50,6 +59,14 @@ pub struct KeyIds<'a> {
     /// Objects of this json value so far: the serial number of the current one (a u64:
     /// each object takes a byte of the input, which may be 4 GiB).
     objects: u64,
+    /// The shapes of this json value's objects so far (their key ids in order), with
+    /// their shape ids and where the object that defined each ends on the tape: at most
+    /// `MAX_SHAPES`, each of 1 to `MAX_SHAPE_KEYS` kept keys.
+    shapes: HashMap<Vec<u32>, (u32, usize), BuildHasherDefault<FxHasher>>,
+    /// The key ids of the objects being read, innermost last.
+    ids: Vec<u32>,
+    /// Each kept key's bytes, by id.
+    names: Vec<&'a [u8]>,
 }
 
 struct Kept {
@@ -64,6 +81,39 @@ impl KeyIds<'_> {
     pub fn clear(&mut self) {
         self.keys.clear();
         self.objects = 0;
+        self.shapes.clear();
+        self.ids.clear();
+        self.names.clear();
+    }
+
+    /// The shape slot of the object whose key ids are `ids[start..]`, all kept
+    /// (`shapeless` otherwise), whose tape starts at slot `from` and ends at `to`: its
+    /// shape id if an object that ended before it began had its keys in its order (JS
+    /// learns a shape's keys as it finishes the object that defines it, so an object
+    /// inside this one does not count); else, while there is room for a new shape,
+    /// `DEFINES_SHAPE - (id + MAX_SHAPES * hash)`: its id, and a hash of its keys' bytes
+    /// (`shape_hash`) by which JS finds the builder of these keys made for an earlier
+    /// message; else `NO_SHAPE`.
+    fn shape(&mut self, start: usize, shapeless: bool, from: usize, to: usize) -> f64 {
+        let ids = &self.ids[start..];
+        let slot = if shapeless {
+            NO_SHAPE
+        } else if let Some(&(shape, end)) = self.shapes.get(ids) {
+            if end <= from {
+                shape as f64
+            } else {
+                NO_SHAPE
+            }
+        } else if self.shapes.len() < MAX_SHAPES {
+            let shape = self.shapes.len() as u32;
+            let hash = shape_hash(ids.iter().map(|&id| self.names[id as usize]));
+            self.shapes.insert(ids.to_vec(), (shape, to));
+            DEFINES_SHAPE - (shape as f64 + MAX_SHAPES as f64 * hash as f64)
+        } else {
+            NO_SHAPE
+        };
+        self.ids.truncate(start);
+        slot
     }
 }
 
@@ -72,6 +122,26 @@ const MAX_KEY_BYTES: usize = 64;
 /// Key id slots: a new key, which takes the next id; a key not kept.
 const NEW_KEY: f64 = -1.0;
 const OTHER_KEY: f64 = -2.0;
+
+const MAX_SHAPES: usize = 256;
+/// Bits of a shape's hash: with a shape id below 256, a shape slot stays an exact f64.
+const SHAPE_HASH_BITS: u32 = 44;
+
+/// A hash of a shape's keys, each its bytes on the wire (varint length first, so the
+/// sequence is unambiguous). It only finds a builder: JS compares the keys themselves.
+fn shape_hash<'k>(keys: impl Iterator<Item = &'k [u8]>) -> u64 {
+    let mut h = FxHasher::default();
+    for key in keys {
+        h.write(key);
+    }
+    h.finish() >> (64 - SHAPE_HASH_BITS)
+}
+const MIN_SHAPE_KEYS: usize = 4;
+const MAX_SHAPE_KEYS: usize = 64;
+/// Shape slots: an object of no shape kept; an object whose keys make shape `s` for the
+/// first time has `DEFINES_SHAPE - s`; a later one with those keys has `s`.
+const NO_SHAPE: f64 = -1.0;
+const DEFINES_SHAPE: f64 = -2.0;
 
 pub const ENTRY: Entry = Entry {
     name: "json",
@@ -262,6 +332,15 @@ fn value(d: &mut Decoding) -> Result<()> {
             d.charge(cost, offset)?;
             d.out.push(if object { OBJECT } else { ARRAY });
             d.out.push(count as f64);
+            // An object of `MIN_SHAPE_KEYS` to `MAX_SHAPE_KEYS` members has a shape slot,
+            // set once its keys are known.
+            let shaped = object && (MIN_SHAPE_KEYS..=MAX_SHAPE_KEYS).contains(&(count as usize));
+            let shape_at = d.out.slots();
+            let ids_from = d.json_keys.ids.len();
+            let mut shapeless = false;
+            if shaped {
+                d.out.push(NO_SHAPE);
+            }
             d.enter(offset)?;
             let mut keys = KeySet::new(Keys::Record);
             let serial = if object {
@@ -283,6 +362,9 @@ fn value(d: &mut Decoding) -> Result<()> {
                         }
                         kept.object = serial;
                         d.out.push(kept.id as f64);
+                        if shaped {
+                            d.json_keys.ids.push(kept.id);
+                        }
                     } else {
                         // Read (and so validated) first, as every string is, before its
                         // order and repeats are checked.
@@ -292,6 +374,7 @@ fn value(d: &mut Decoding) -> Result<()> {
                             let index = array_index(bytes);
                             keys.order(index, start)?;
                             let id = next as u32;
+                            d.json_keys.names.push(key);
                             d.json_keys.keys.insert(
                                 key,
                                 Kept {
@@ -301,9 +384,13 @@ fn value(d: &mut Decoding) -> Result<()> {
                                 },
                             );
                             d.out.push(NEW_KEY);
+                            if shaped {
+                                d.json_keys.ids.push(id);
+                            }
                         } else {
                             keys.check(key, start)?;
                             d.out.push(OTHER_KEY);
+                            shapeless = true;
                         }
                         d.out.push(slot);
                     }
@@ -312,9 +399,137 @@ fn value(d: &mut Decoding) -> Result<()> {
                     value(d).map_err(|e| e.within_index(i))?;
                 }
             }
+            if shaped {
+                let shape = d
+                    .json_keys
+                    .shape(ids_from, shapeless, shape_at, d.out.slots());
+                d.out.set(shape_at, shape);
+            }
             d.depth -= 1;
         }
         _ => return Err(Error::malformed(offset, Fault::JsonTag(tag))),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::text::TextBuffer;
+    use crate::engine;
+    use crate::json::Json;
+    use crate::program::Limits;
+    use crate::schema::Schema;
+    use crate::value::{encode_value, Value};
+
+    /// The shape slots of `text`'s objects as decoded, in tape order (objects of 4 to 64
+    /// members have one).
+    fn shape_slots(text: &str) -> Vec<f64> {
+        let schema = Schema::compile(r#"{"type":"json"}"#, Limits::default()).unwrap();
+        let value = Value::from_json(&Json::parse(text).unwrap()).unwrap();
+        let bytes = encode_value(&schema, &value).unwrap();
+        let mut buffer = TextBuffer::new();
+        let n = engine::decode(&schema.program, &bytes, &mut [], &mut buffer).unwrap();
+        let mut tape = vec![0.0; n];
+        engine::decode(&schema.program, &bytes, &mut tape, &mut buffer).unwrap();
+        let mut slots = Vec::new();
+        let mut i = 0;
+        walk(&tape[..n], &mut i, &mut slots);
+        assert_eq!(i, n);
+        slots
+    }
+
+    fn walk(tape: &[f64], i: &mut usize, slots: &mut Vec<f64>) {
+        let token = tape[*i];
+        *i += 1;
+        if token == NUMBER || token == STRING {
+            *i += 1;
+        } else if token == ARRAY {
+            let n = tape[*i] as usize;
+            *i += 1;
+            for _ in 0..n {
+                walk(tape, i, slots);
+            }
+        } else if token == OBJECT {
+            let n = tape[*i] as usize;
+            *i += 1;
+            if (MIN_SHAPE_KEYS..=MAX_SHAPE_KEYS).contains(&n) {
+                slots.push(tape[*i]);
+                *i += 1;
+            }
+            for _ in 0..n {
+                let id = tape[*i];
+                *i += if id < 0.0 { 2 } else { 1 };
+                walk(tape, i, slots);
+            }
+        }
+    }
+
+    /// The shape id and hash of a slot that defines a shape.
+    fn defined(slot: f64) -> (u32, u64) {
+        assert!(slot <= DEFINES_SHAPE, "{slot} defines no shape");
+        let d = DEFINES_SHAPE - slot;
+        let id = d % MAX_SHAPES as f64;
+        (id as u32, ((d - id) / MAX_SHAPES as f64) as u64)
+    }
+
+    #[test]
+    fn an_object_with_the_keys_of_an_earlier_one_has_its_shape() {
+        let slots = shape_slots(
+            r#"[{"a":1,"b":2,"c":3,"d":4},{"a":5,"b":6,"c":7,"d":8},{"x":1},
+               {"b":1,"a":2,"c":3,"d":4},{"a":9,"b":9,"c":9,"d":9}]"#,
+        );
+        assert_eq!(slots.len(), 4);
+        assert_eq!(defined(slots[0]).0, 0);
+        assert_eq!(slots[1], 0.0);
+        // The same keys in another order are another shape.
+        assert_eq!(defined(slots[2]).0, 1);
+        assert_ne!(defined(slots[0]).1, defined(slots[2]).1);
+        assert_eq!(slots[3], 0.0);
+    }
+
+    #[test]
+    fn an_object_does_not_take_the_shape_of_an_object_inside_it() {
+        // JS learns a shape as its first object ends: the inner one, after the outer began.
+        let slots = shape_slots(r#"{"a":1,"b":2,"c":3,"d":{"a":1,"b":2,"c":3,"d":4}}"#);
+        assert_eq!(slots[0], NO_SHAPE);
+        assert_eq!(defined(slots[1]).0, 0);
+    }
+
+    #[test]
+    fn a_shape_hash_depends_on_the_keys_only() {
+        let one = shape_slots(r#"[{"k":1,"l":2,"m":3,"n":4}]"#);
+        let two = shape_slots(
+            r#"{"z":{"q":1,"r":2,"s":3,"t":4},"y":[{"k":"x","l":[],"m":null,"n":{}}]}"#,
+        );
+        assert_eq!(defined(one[0]).1, defined(two[1]).1);
+        assert_eq!(defined(two[1]).0, 1);
+    }
+
+    #[test]
+    fn objects_with_a_key_not_kept_have_no_shape() {
+        let long = "k".repeat(MAX_KEY_BYTES + 1);
+        let object = format!(r#"{{"a":1,"b":2,"c":3,"{long}":4}}"#);
+        let slots = shape_slots(&format!("[{object},{object}]"));
+        assert_eq!(slots, [NO_SHAPE, NO_SHAPE]);
+    }
+
+    #[test]
+    fn shapes_past_the_kept_count_have_none() {
+        // 300 objects of 4 keys, each a new key list (of 37 keys in all).
+        let mut objects = Vec::new();
+        for k in 0..300 {
+            objects.push(format!(
+                r#"{{"a{}":0,"b{}":1,"c":2,"d":3}}"#,
+                k % 20,
+                k / 20
+            ));
+        }
+        let slots = shape_slots(&format!("[{}]", objects.join(",")));
+        let new_shapes = slots.iter().filter(|&&s| s <= DEFINES_SHAPE).count();
+        assert_eq!(new_shapes, MAX_SHAPES);
+        assert!(slots[MAX_SHAPES..]
+            .iter()
+            .all(|&s| s == NO_SHAPE || s >= 0.0));
+    }
 }
