@@ -522,6 +522,31 @@ describe('json object keys, made once per value', () => {
     }
   });
 
+  test('random values of a few shapes, nested in each other, decode as JSON.parse makes them', () => {
+    let seed = 0x5eed;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const pick = (list) => list[Math.floor(random() * list.length)];
+    const KEYS = ['id', 'name', '__proto__', '0', '7', 'a"b', 'é', 'x'.repeat(64), 'y'.repeat(65), 'constructor', ''];
+    // Key lists of 1 to 8 keys (no repeats), some of them shared by many objects.
+    const shapes = Array.from({ length: 12 }, () => [...new Set(Array.from({ length: 1 + Math.floor(random() * 8) }, () => pick(KEYS)))]);
+    const value = (depth) => {
+      const r = random();
+      if (depth > 4 || r < 0.3) return pick([null, true, 1.5, -3, 'text', 'é🚀']);
+      if (r < 0.45) return Array.from({ length: Math.floor(random() * 5) }, () => value(depth + 1));
+      return JSON.parse(`{${pick(shapes).map((k) => `${JSON.stringify(k)}:${JSON.stringify(value(depth + 1))}`).join(',')}}`);
+    };
+    for (const mode of MODES) {
+      const codec = compileMode(t.json(), mode);
+      for (let k = 0; k < 300; k++) {
+        const v = value(0);
+        const text = JSON.stringify(v);
+        const back = codec.decode(codec.encode(JSON.parse(text)));
+        assert.equal(JSON.stringify(back), text);
+        assert.deepStrictEqual(back, JSON.parse(text));
+      }
+    }
+  });
+
   test('objects of a repeated shape have fast properties, as JSON.parse makes them', () => {
     const result = runIsolated(
       `
