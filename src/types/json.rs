@@ -61,7 +61,7 @@ pub struct KeyIds<'a> {
     objects: u64,
     /// The shapes of this json value's objects so far (their key ids in order), with
     /// their shape ids and where the object that defined each ends on the tape: at most
-    /// `MAX_SHAPES`, each of 1 to `MAX_SHAPE_KEYS` kept keys.
+    /// `MAX_SHAPES`, each of `MIN_SHAPE_KEYS` to `MAX_SHAPE_KEYS` kept keys.
     shapes: HashMap<Vec<u32>, (u32, usize), BuildHasherDefault<FxHasher>>,
     /// The key ids of the objects being read, innermost last.
     ids: Vec<u32>,
@@ -136,10 +136,14 @@ fn shape_hash<'k>(keys: impl Iterator<Item = &'k [u8]>) -> u64 {
     }
     h.finish() >> (64 - SHAPE_HASH_BITS)
 }
+
+/// Objects of this many members have a shape slot (lib/types/json.js has the same):
+/// fewer are built as fast by keyed stores, more would make long builders.
 const MIN_SHAPE_KEYS: usize = 4;
 const MAX_SHAPE_KEYS: usize = 64;
 /// Shape slots: an object of no shape kept; an object whose keys make shape `s` for the
-/// first time has `DEFINES_SHAPE - s`; a later one with those keys has `s`.
+/// first time has `DEFINES_SHAPE - (s + MAX_SHAPES * hash)`; a later one with those keys
+/// has `s`.
 const NO_SHAPE: f64 = -1.0;
 const DEFINES_SHAPE: f64 = -2.0;
 
