@@ -123,7 +123,9 @@ function builder(keys, shape) {
   let b = null;
   if (found === undefined) {
     if (BUILDERS.size < MAX_BUILDERS) {
-      const names = ids.map((id) => keys.names[id]);
+      // Copies, so that a builder kept for the process holds no string of a message (a
+      // decoded key may be a slice of its message's text).
+      const names = JSON.parse(JSON.stringify(ids.map((id) => keys.names[id])));
       // Each member's key id slot is skipped; `__proto__` is a computed key, which
       // defines an own property as JSON.parse does (a literal's own keys never reach a
       // setter on Object.prototype).
