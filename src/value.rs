@@ -646,9 +646,8 @@ impl<'a> Unmarshal<'a> {
             }
             _ => {
                 let n = self.next() as usize;
-                // The shape slot of an object of 4 to 64 members (src/types/json.rs): JS's
-                // business.
-                if (4..=64).contains(&n) {
+                // The shape slot (src/types/json.rs): JS's business.
+                if crate::types::json::has_shape_slot(n) {
                     self.next();
                 }
                 let mut members = Vec::with_capacity(n);

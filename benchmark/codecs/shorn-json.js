@@ -6,7 +6,6 @@ const { t, compile } = require('../..');
 
 module.exports = {
   name: 'shorn-json',
-  validatesItself: true,
   setup() {
     const codec = compile(t.json());
     return {

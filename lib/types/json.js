@@ -114,6 +114,8 @@ const MAX_BUILDERS = 512;
 // MAX_SHAPE_KEYS): fewer are built as fast by keyed stores, more make long builders.
 const MIN_SHAPE_KEYS = 4;
 const MAX_SHAPE_KEYS = 64;
+// Shape ids of a json value are below this (src/types/json.rs, MAX_SHAPES).
+const MAX_SHAPES = 256;
 
 // The builder of shape `shape` of a json value, or null.
 function builder(keys, shape) {
@@ -172,14 +174,15 @@ function take(c, keys) {
         const shape = T[c.i++];
         if (shape !== -1 && c.m.generates) return shaped(c, keys, n, shape);
       }
-      return members(c, keys, n, {}, null);
+      return members(c, keys, n, null);
     }
   }
 }
 
-// The `n` members of an object, into `o`; `ids`, if not null, gets their key ids.
-function members(c, keys, n, o, ids) {
+// An object of the next `n` members; `ids`, if not null, gets their key ids.
+function members(c, keys, n, ids) {
   const T = c.T;
+  const o = {};
   for (let k = 0; k < n; k++) {
     const id = T[c.i++];
     let key;
@@ -213,12 +216,12 @@ function shaped(c, keys, n, shape) {
   if (shape <= -2) {
     // The shape's id and the hash of its keys (src/types/json.rs, `KeyIds::shape`).
     const d = -2 - shape;
-    const id = d % 256;
-    keys.hashes[id] = (d - id) / 256;
-    return members(c, keys, n, {}, (keys.shapes[id] = []));
+    const id = d % MAX_SHAPES;
+    keys.hashes[id] = (d - id) / MAX_SHAPES;
+    return members(c, keys, n, (keys.shapes[id] = []));
   }
   const b = keys.builders[shape] ?? builder(keys, shape);
-  return b !== null ? b(c, keys, take) : members(c, keys, n, {}, null);
+  return b !== null ? b(c, keys, take) : members(c, keys, n, null);
 }
 
 module.exports = [

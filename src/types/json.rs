@@ -141,6 +141,12 @@ fn shape_hash<'k>(keys: impl Iterator<Item = &'k [u8]>) -> u64 {
 /// fewer are built as fast by keyed stores, more would make long builders.
 const MIN_SHAPE_KEYS: usize = 4;
 const MAX_SHAPE_KEYS: usize = 64;
+
+/// Whether a decoded object of `members` members has a shape slot on the tape.
+#[inline]
+pub fn has_shape_slot(members: usize) -> bool {
+    (MIN_SHAPE_KEYS..=MAX_SHAPE_KEYS).contains(&members)
+}
 /// Shape slots: an object of no shape kept; an object whose keys make shape `s` for the
 /// first time has `DEFINES_SHAPE - (s + MAX_SHAPES * hash)`; a later one with those keys
 /// has `s`.
@@ -338,7 +344,7 @@ fn value(d: &mut Decoding) -> Result<()> {
             d.out.push(count as f64);
             // An object of `MIN_SHAPE_KEYS` to `MAX_SHAPE_KEYS` members has a shape slot,
             // set once its keys are known.
-            let shaped = object && (MIN_SHAPE_KEYS..=MAX_SHAPE_KEYS).contains(&(count as usize));
+            let shaped = object && has_shape_slot(count as usize);
             let shape_at = d.out.slots();
             let ids_from = d.json_keys.ids.len();
             let mut shapeless = false;
@@ -457,7 +463,7 @@ mod tests {
         } else if token == OBJECT {
             let n = tape[*i] as usize;
             *i += 1;
-            if (MIN_SHAPE_KEYS..=MAX_SHAPE_KEYS).contains(&n) {
+            if has_shape_slot(n) {
                 slots.push(tape[*i]);
                 *i += 1;
             }
