@@ -52,7 +52,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// included), with their ids. At most `MAX_KEY_IDS` keys of at most `MAX_KEY_BYTES` bytes
 /// are kept, so a message of distinct or long keys costs bounded work (and a key set
 /// flooded with hash collisions at most that many comparisons per key). A kept key also
-/// finds its own repeats within an object: it remembers the last object it was in.
+/// finds its own repeats within an object: it remembers the last open object it was in
+/// (`marks`; an object inside puts back what it changed as it ends, `undo`).
 #[derive(Default)]
 pub struct KeyIds<'a> {
     keys: HashMap<&'a [u8], Kept, BuildHasherDefault<FxHasher>>,
@@ -67,14 +68,19 @@ pub struct KeyIds<'a> {
     ids: Vec<u32>,
     /// Each kept key's bytes, by id.
     names: Vec<&'a [u8]>,
+    /// Each kept key's mark, by id: the serial number of the last object it was a key of
+    /// among the objects still open (or of a closed one, which no open object has).
+    marks: Vec<u64>,
+    /// The marks the objects being read changed, with what they were before, innermost
+    /// last: an object puts them back as it ends, so that a key its parent had before it
+    /// is still marked as the parent's (fuzz finding: `{"a":{"a":0},"a":1}` was accepted).
+    undo: Vec<(u32, u64)>,
 }
 
 struct Kept {
     id: u32,
     /// The key's value if it is an array index (`keys::array_index`).
     index: Option<u32>,
-    /// The serial number of the last object it was a key of.
-    object: u64,
 }
 
 impl KeyIds<'_> {
@@ -84,6 +90,29 @@ impl KeyIds<'_> {
         self.shapes.clear();
         self.ids.clear();
         self.names.clear();
+        self.marks.clear();
+        self.undo.clear();
+    }
+
+    /// Marks kept key `id` as a key of object `serial`; false if it already is one.
+    #[inline]
+    fn mark(&mut self, id: u32, serial: u64) -> bool {
+        let mark = &mut self.marks[id as usize];
+        if *mark == serial {
+            return false;
+        }
+        self.undo.push((id, *mark));
+        *mark = serial;
+        true
+    }
+
+    /// Puts back the marks changed since the undo log was `from` long.
+    #[inline]
+    fn unmark(&mut self, from: usize) {
+        for &(id, mark) in self.undo[from..].iter().rev() {
+            self.marks[id as usize] = mark;
+        }
+        self.undo.truncate(from);
     }
 
     /// The shape slot of the object whose key ids are `ids[start..]`, all kept
@@ -359,21 +388,21 @@ fn value(d: &mut Decoding) -> Result<()> {
             } else {
                 0
             };
+            let undo_from = d.json_keys.undo.len();
             for i in 0..count {
                 if object {
                     let start = d.r.offset();
                     let (bytes, at) = super::string::take(d)?;
                     let key = d.r.since(start);
-                    if let Some(kept) = d.json_keys.keys.get_mut(key) {
+                    if let Some(&Kept { id, index }) = d.json_keys.keys.get(key) {
                         // Its order as `KeySet::check` would, then its repeats, here.
-                        keys.order(kept.index, start)?;
-                        if kept.object == serial {
+                        keys.order(index, start)?;
+                        if !d.json_keys.mark(id, serial) {
                             return Err(Error::malformed(start, Fault::DuplicateKey));
                         }
-                        kept.object = serial;
-                        d.out.push(kept.id as f64);
+                        d.out.push(id as f64);
                         if shaped {
-                            d.json_keys.ids.push(kept.id);
+                            d.json_keys.ids.push(id);
                         }
                     } else {
                         // Read (and so validated) first, as every string is, before its
@@ -385,14 +414,9 @@ fn value(d: &mut Decoding) -> Result<()> {
                             keys.order(index, start)?;
                             let id = next as u32;
                             d.json_keys.names.push(key);
-                            d.json_keys.keys.insert(
-                                key,
-                                Kept {
-                                    id,
-                                    index,
-                                    object: serial,
-                                },
-                            );
+                            // A new key was in no open object: nothing to put back.
+                            d.json_keys.marks.push(serial);
+                            d.json_keys.keys.insert(key, Kept { id, index });
                             d.out.push(NEW_KEY);
                             if shaped {
                                 d.json_keys.ids.push(id);
@@ -415,6 +439,7 @@ fn value(d: &mut Decoding) -> Result<()> {
                     .shape(ids_from, shapeless, shape_at, d.out.slots());
                 d.out.set(shape_at, shape);
             }
+            d.json_keys.unmark(undo_from);
             d.depth -= 1;
         }
         _ => return Err(Error::malformed(offset, Fault::JsonTag(tag))),
