@@ -542,6 +542,37 @@ mod tests {
     }
 
     #[test]
+    fn a_key_repeated_around_objects_inside_is_found_and_one_in_siblings_is_not() {
+        let schema = Schema::compile(r#"{"type":"json"}"#, Limits::default()).unwrap();
+        let decode = |text: &str| {
+            // Written by hand: the encoder refuses a repeated key.
+            let json = Json::parse(text).unwrap();
+            let value = Value::from_json(&json).unwrap();
+            let bytes = encode_value(&schema, &value).unwrap();
+            engine::decode(&schema.program, &bytes, &mut [], &mut TextBuffer::new()).map(|_| ())
+        };
+        for ok in [
+            r#"{"a":1,"b":{"a":2},"c":{"a":3,"d":{"a":4}}}"#,
+            r#"[{"a":{"a":{"a":1}}},{"a":{"a":2}}]"#,
+        ] {
+            assert!(decode(ok).is_ok(), "{ok}");
+        }
+        // {"a":{"b":{"a":0}},"a":1}, and the same one level deeper.
+        for hex in [
+            "e20161e10162e1016140016141",
+            "e10178e20161e10162e1016140016141",
+        ] {
+            let bytes: Vec<u8> = (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                .collect();
+            let err = engine::decode(&schema.program, &bytes, &mut [], &mut TextBuffer::new())
+                .unwrap_err();
+            assert_eq!(err.code(), "ERR_SHORN_MALFORMED", "{hex}");
+        }
+    }
+
+    #[test]
     fn objects_with_a_key_not_kept_have_no_shape() {
         let long = "k".repeat(MAX_KEY_BYTES + 1);
         let object = format!(r#"{{"a":1,"b":2,"c":3,"{long}":4}}"#);
