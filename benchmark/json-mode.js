@@ -9,8 +9,8 @@
 //   node benchmark/json-mode.js [--rounds 3] [--corpora twitter,github_events] [--ops decode]
 
 const { parseArgs } = require('node:util');
-const { median } = require('./stats');
-const { runChild } = require('./spawn-child');
+const { median, medianRangeCell } = require('./stats');
+const { runRounds, cellKey } = require('./spawn-child');
 const { CORPUS_NAMES } = require('./fixtures');
 
 const { values: args } = parseArgs({
@@ -27,43 +27,20 @@ const corpora = args.corpora.split(',');
 const ops = args.ops.split(',');
 const rounds = Number(args.rounds);
 
-const rates = new Map();
-const cell = (corpus, op, codec) => `${corpus} ${op} ${codec}`;
-for (let r = 0; r < rounds; r++) {
-  const order = r % 2 === 0 ? CODECS : [...CODECS].reverse();
-  for (const corpus of corpora) {
-    for (const op of ops) {
-      for (const codec of order) {
-        const result = runChild('child.js', { codec, fixture: corpus, op });
-        const key = cell(corpus, op, codec);
-        if (!rates.has(key)) rates.set(key, []);
-        if (!result.ok) {
-          console.error(`${key}: ${result.error}`);
-          process.exitCode = 1;
-          continue;
-        }
-        rates.get(key).push(result.opsPerSec);
-        console.error(`[round ${r + 1}/${rounds}] ${key}: ${result.opsPerSec.toFixed(1)} ops/s`);
-      }
-    }
-  }
-}
+const cells = corpora.flatMap((fixture) => ops.map((op) => ({ fixture, op })));
+const rates = runRounds({ rounds, codecs: CODECS, cells });
 
-const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 console.log(`t.json() on the corpora, ops/s (median of ${rounds} processes; range)\n`);
 console.log('| corpus | JSON string | msgpackr (records) | shorn t.json() | shorn, schema | t.json() / best of JSON, msgpackr |');
 console.log('|---|--:|--:|--:|--:|--:|');
-for (const corpus of corpora) {
-  for (const op of ops) {
-    const medians = {};
-    const cells = CODECS.map((codec) => {
-      const xs = rates.get(cell(corpus, op, codec)) || [];
-      if (xs.length === 0) return 'n/a';
-      medians[codec] = median(xs);
-      return `${fmt(medians[codec])} (${fmt(Math.min(...xs))}-${fmt(Math.max(...xs))})`;
-    });
-    const best = Math.max(...PEERS.map((p) => medians[p] ?? 0));
-    const ratio = medians['shorn-json'] !== undefined && best > 0 ? `${(medians['shorn-json'] / best).toFixed(2)}x` : 'n/a';
-    console.log(`| ${corpus} ${op} | ${cells.join(' | ')} | ${ratio} |`);
-  }
+for (const { fixture, op } of cells) {
+  const medianOf = (codec) => {
+    const xs = rates.get(cellKey(fixture, op, codec));
+    return xs.length ? median(xs) : undefined;
+  };
+  const cellsText = CODECS.map((codec) => medianRangeCell(rates.get(cellKey(fixture, op, codec))));
+  const best = Math.max(...PEERS.map((p) => medianOf(p) ?? 0));
+  const own = medianOf('shorn-json');
+  const ratio = own !== undefined && best > 0 ? `${(own / best).toFixed(2)}x` : 'n/a';
+  console.log(`| ${fixture} ${op} | ${cellsText.join(' | ')} | ${ratio} |`);
 }

@@ -1,5 +1,5 @@
 'use strict';
-// How the orchestrators (run.js, varied.js) start one measurement process.
+// How the orchestrators (run.js, varied.js, json-mode.js) start measurement processes.
 
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
@@ -26,4 +26,33 @@ function runChild(script, flags, nodeOptions = []) {
   }
 }
 
-module.exports = { runChild };
+// The loop of the smaller orchestrators (varied.js, json-mode.js): every codec on every
+// cell ({fixture, op}, plus any flags for child.js) in its own child.js process, `rounds`
+// times, the codec order alternating by round. Returns a Map from `key(fixture, op, codec)`
+// to the ops/s of each round that succeeded; a failed child is reported on stderr and sets
+// a failing exit code.
+function runRounds({ rounds, codecs, cells }) {
+  const rates = new Map();
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? codecs : [...codecs].reverse();
+    for (const flags of cells) {
+      for (const codec of order) {
+        const key = cellKey(flags.fixture, flags.op, codec);
+        if (!rates.has(key)) rates.set(key, []);
+        const result = runChild('child.js', { codec, ...flags });
+        if (!result.ok) {
+          console.error(`${key}: ${result.error}`);
+          process.exitCode = 1;
+          continue;
+        }
+        rates.get(key).push(result.opsPerSec);
+        console.error(`[round ${r + 1}/${rounds}] ${key}: ${result.opsPerSec.toFixed(1)} ops/s`);
+      }
+    }
+  }
+  return rates;
+}
+
+const cellKey = (fixture, op, codec) => `${fixture} ${op} ${codec}`;
+
+module.exports = { runChild, runRounds, cellKey };

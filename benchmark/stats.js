@@ -12,4 +12,15 @@ function spreadPercent(values) {
   return (100 * (Math.max(...values) - Math.min(...values))) / median(values);
 }
 
-module.exports = { median, spreadPercent };
+// An ops/s figure as the tables print it.
+function formatRate(x) {
+  return x >= 100 ? x.toFixed(0) : x.toFixed(1);
+}
+
+// A table cell for the ops/s of several processes: `median (min-max)`, or n/a for none.
+function medianRangeCell(values) {
+  if (!values || values.length === 0) return 'n/a';
+  return `${formatRate(median(values))} (${formatRate(Math.min(...values))}-${formatRate(Math.max(...values))})`;
+}
+
+module.exports = { median, spreadPercent, formatRate, medianRangeCell };

@@ -13,8 +13,8 @@
 // decode is bimodal by process").
 
 const { parseArgs } = require('node:util');
-const { median } = require('./stats');
-const { runChild } = require('./spawn-child');
+const { median, medianRangeCell } = require('./stats');
+const { runRounds, cellKey } = require('./spawn-child');
 
 const { values: args } = parseArgs({
   options: {
@@ -28,38 +28,20 @@ const codecs = args.codecs.split(',');
 const rounds = Number(args.rounds);
 const OPS = ['decode', 'encode'];
 
-const rates = {};
-for (const op of OPS) for (const codec of codecs) rates[`${op} ${codec}`] = [];
-for (let r = 0; r < rounds; r++) {
-  const order = r % 2 === 0 ? codecs : [...codecs].reverse();
-  for (const op of OPS) {
-    for (const codec of order) {
-      const result = runChild('child.js', { codec, fixture: args.fixture, op, variants: args.variants });
-      if (!result.ok) {
-        console.error(`${op} ${codec}: ${result.error}`);
-        process.exitCode = 1;
-        continue;
-      }
-      rates[`${op} ${codec}`].push(result.opsPerSec);
-      console.error(`[round ${r + 1}/${rounds}] ${args.fixture} x${args.variants} ${op} ${codec}: ${result.opsPerSec.toFixed(1)} ops/s`);
-    }
-  }
-}
+const cells = OPS.map((op) => ({ fixture: args.fixture, op, variants: args.variants }));
+const rates = runRounds({ rounds, codecs, cells });
 
-const fmt = (x) => (x === undefined ? 'n/a' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
 console.log(`${args.fixture}, ${args.variants} distinct documents in turn, ops/s (median of ${rounds} processes; range)\n`);
 console.log(`| op | ${codecs.join(' | ')} | shorn / best peer |`);
 console.log(`|---|${codecs.map(() => '--:|').join('')}--:|`);
 for (const op of OPS) {
-  const cells = [];
   let best = 0;
   for (const codec of codecs) {
-    const xs = rates[`${op} ${codec}`];
-    const m = xs.length ? median(xs) : undefined;
-    if (codec !== 'shorn' && m !== undefined) best = Math.max(best, m);
-    cells.push(xs.length ? `${fmt(m)} (${fmt(Math.min(...xs))}-${fmt(Math.max(...xs))})` : 'n/a');
+    const xs = rates.get(cellKey(args.fixture, op, codec));
+    if (codec !== 'shorn' && xs.length) best = Math.max(best, median(xs));
   }
-  const shorn = rates[`${op} shorn`];
+  const cellsText = codecs.map((codec) => medianRangeCell(rates.get(cellKey(args.fixture, op, codec))));
+  const shorn = rates.get(cellKey(args.fixture, op, 'shorn'));
   const ratio = shorn && shorn.length && best > 0 ? `${(median(shorn) / best).toFixed(2)}x` : 'n/a';
-  console.log(`| ${op} | ${cells.join(' | ')} | ${ratio} |`);
+  console.log(`| ${op} | ${cellsText.join(' | ')} | ${ratio} |`);
 }
