@@ -290,7 +290,7 @@ fn decode_at(
         // The root's own cost is checked with the text's, at the end.
         heap: program.root_cost as u64,
         stop: usize::MAX,
-        json_keys: Default::default(),
+        json_keys: None,
     };
     decode_block(&mut d, program, 0, program.main_end as usize)?;
     if d.r.remaining() != 0 {
@@ -328,7 +328,7 @@ pub fn locate(program: &Program, input: &[u8], slot: usize) -> Option<Error> {
         depth: 0,
         heap: program.root_cost as u64,
         stop: slot,
-        json_keys: Default::default(),
+        json_keys: None,
     };
     match decode_block(&mut d, program, 0, program.main_end as usize) {
         Err(e)

@@ -275,12 +275,16 @@ fn string(e: &mut Encoding, value: bool) -> Result<()> {
 }
 
 pub fn decode(d: &mut Decoding) -> Result<()> {
-    // Key ids are per json value: JS keeps its strings in the value's own table.
-    d.json_keys.clear();
-    value(d)
+    // Key ids are per json value: JS keeps its strings in the value's own table. The
+    // table goes back to `d` for the message's next json value, which reuses its memory.
+    let mut table = d.json_keys.take().unwrap_or_default();
+    table.clear();
+    let result = value(d, &mut table);
+    d.json_keys = Some(table);
+    result
 }
 
-fn value(d: &mut Decoding) -> Result<()> {
+fn value<'a>(d: &mut Decoding<'a, '_>, table: &mut KeyIds<'a>) -> Result<()> {
     let offset = d.r.offset();
     let tag = d.r.u8()?;
     match tag {
@@ -375,7 +379,7 @@ fn value(d: &mut Decoding) -> Result<()> {
             // set once its keys are known.
             let shaped = object && has_shape_slot(count as usize);
             let shape_at = d.out.slots();
-            let ids_from = d.json_keys.ids.len();
+            let ids_from = table.ids.len();
             let mut shapeless = false;
             if shaped {
                 d.out.push(NO_SHAPE);
@@ -383,43 +387,43 @@ fn value(d: &mut Decoding) -> Result<()> {
             d.enter(offset)?;
             let mut keys = KeySet::new(Keys::Record);
             let serial = if object {
-                d.json_keys.objects += 1;
-                d.json_keys.objects
+                table.objects += 1;
+                table.objects
             } else {
                 0
             };
-            let undo_from = d.json_keys.undo.len();
+            let undo_from = table.undo.len();
             for i in 0..count {
                 if object {
                     let start = d.r.offset();
                     let (bytes, at) = super::string::take(d)?;
                     let key = d.r.since(start);
-                    if let Some(&Kept { id, index }) = d.json_keys.keys.get(key) {
+                    if let Some(&Kept { id, index }) = table.keys.get(key) {
                         // Its order as `KeySet::check` would, then its repeats, here.
                         keys.order(index, start)?;
-                        if !d.json_keys.mark(id, serial) {
+                        if !table.mark(id, serial) {
                             return Err(Error::malformed(start, Fault::DuplicateKey));
                         }
                         d.out.push(id as f64);
                         if shaped {
-                            d.json_keys.ids.push(id);
+                            table.ids.push(id);
                         }
                     } else {
                         // Read (and so validated) first, as every string is, before its
                         // order and repeats are checked.
                         let slot = d.text.push_str(bytes, at)?;
-                        let next = d.json_keys.keys.len();
+                        let next = table.keys.len();
                         if next < MAX_KEY_IDS && key.len() <= MAX_KEY_BYTES {
                             let index = array_index(bytes);
                             keys.order(index, start)?;
                             let id = next as u32;
-                            d.json_keys.names.push(key);
+                            table.names.push(key);
                             // A new key was in no open object: nothing to put back.
-                            d.json_keys.marks.push(serial);
-                            d.json_keys.keys.insert(key, Kept { id, index });
+                            table.marks.push(serial);
+                            table.keys.insert(key, Kept { id, index });
                             d.out.push(NEW_KEY);
                             if shaped {
-                                d.json_keys.ids.push(id);
+                                table.ids.push(id);
                             }
                         } else {
                             keys.check(key, start)?;
@@ -428,18 +432,16 @@ fn value(d: &mut Decoding) -> Result<()> {
                         }
                         d.out.push(slot);
                     }
-                    value(d).map_err(|e| e.within(Segment::Field(key_text(key))))?;
+                    value(d, table).map_err(|e| e.within(Segment::Field(key_text(key))))?;
                 } else {
-                    value(d).map_err(|e| e.within_index(i))?;
+                    value(d, table).map_err(|e| e.within_index(i))?;
                 }
             }
             if shaped {
-                let shape = d
-                    .json_keys
-                    .shape(ids_from, shapeless, shape_at, d.out.slots());
+                let shape = table.shape(ids_from, shapeless, shape_at, d.out.slots());
                 d.out.set(shape_at, shape);
             }
-            d.json_keys.unmark(undo_from);
+            table.unmark(undo_from);
             d.depth -= 1;
         }
         _ => return Err(Error::malformed(offset, Fault::JsonTag(tag))),
