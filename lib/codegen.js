@@ -421,21 +421,16 @@ function marshal(v) {
 function decode(bytes) {
   if (st.busy) return reenter(decode, bytes);
   // See lib/runtime.js, decodeCall: the same, inline.
+  const n$ = rt.inputLength(bytes);
+  if (n$ < 0) throw rt.notBytes(bytes);
   let S;
-  if (rt.isPlainBytes(bytes)) {
-    const n = bytes.length;
-    if (n <= ${rt.SMALL_INPUT}) {
-      const I = st.input;
-      I[0] = n;
-      for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
-      S = nat.decodeInput();
-    } else {
-      S = nat.decode(bytes);
-    }
-  } else if (rt.isBytes(bytes)) {
-    S = nat.decode(bytes);
+  if (n$ <= ${rt.SMALL_INPUT}) {
+    const I = st.input;
+    I[0] = n$;
+    for (let j = 0; j < n$; j++) I[j + 1] = bytes[j];
+    S = nat.decodeInput();
   } else {
-    throw rt.notBytes(bytes);
+    S = nat.decode(bytes);
   }
   const T = st.tape;
   ${info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : ''}

@@ -515,8 +515,9 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
 
   function decode(bytes) {
     if (st.busy) return rt.reenter(decode, bytes);
-    if (!rt.isPlainBytes(bytes) && !rt.isBytes(bytes)) throw rt.notBytes(bytes);
-    const S = rt.decodeCall(nat, bytes);
+    const n = rt.inputLength(bytes);
+    if (n < 0) throw rt.notBytes(bytes);
+    const S = rt.decodeCall(nat, bytes, n);
     const X = rt.wideText(S);
     const M = rt.moreText();
     // As in lib/codegen.js: a call from user code while values are built gets its own tape.
