@@ -107,7 +107,6 @@ function inputLength(x) {
   return typedArrayTag.call(x) === 'Uint8Array' ? typedArrayLength.call(x) : -1;
 }
 
-
 /** The epoch ms of Date `x`, or NaN if `x` is not a Date or is an invalid one. */
 function dateTime(x) {
   return isDate(x) ? dateGetTime.call(x) : NaN;
@@ -359,7 +358,7 @@ function protoClean(keys) {
   return true;
 }
 
-// Whether `value` is any Uint8Array (for the error when the native side refused it).
+// The error for a decode input that is not a Uint8Array (`inputLength` -1).
 function notBytes(value) {
   return new ShornError('ERR_SHORN_INVALID', `decode: expected a Uint8Array, found ${describe(value)}`);
 }
