@@ -435,7 +435,7 @@ function decode(bytes) {
   const T = st.tape;
   ${info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : ''}
   let i = 0;
-  ${layout.positional && !g.split ? '// A fixed few strings are one text: no wide text, no chunks.\n  let p = 0;' : WIDE_TEXT}
+  ${layout.positional ? '// A fixed few strings are one text (as `text()` reads them): no wide text, no chunks.\n  let p = 0;' : WIDE_TEXT}
   ${g.ctors.size === 0 ? '' : `// (A decode from user code while this one builds values puts D back when it ends.)
   const outerD = D;
   D = ${dense};`}

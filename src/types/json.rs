@@ -176,6 +176,7 @@ const MAX_SHAPE_KEYS: usize = 64;
 pub fn has_shape_slot(members: usize) -> bool {
     (MIN_SHAPE_KEYS..=MAX_SHAPE_KEYS).contains(&members)
 }
+
 /// Shape slots: an object of no shape kept; an object whose keys make shape `s` for the
 /// first time has `DEFINES_SHAPE - (s + MAX_SHAPES * hash)`; a later one with those keys
 /// has `s`.
