@@ -87,6 +87,59 @@ describe('text of small and large messages', () => {
   });
 });
 
+// A message of at most 24 bytes (lib/runtime.js, SMALL_INPUT) whose text is at most 8
+// Latin-1 characters comes back in the input area, and JS makes the string
+// (lib/runtime.js, areaText): every length, every Latin-1 code, each side of both limits.
+describe('text of a small message, made in JS when short', () => {
+  const texts = [];
+  for (let n = 0; n <= 10; n++) texts.push('abcdefghij'.slice(0, n));
+  texts.push('\u0000', '\u007f\u0080', 'ÿéÿéÿéÿé', 'ÿéÿéÿéÿéÿ', '数', 'a数', '🚀', 'é'.repeat(9));
+  const latin1 = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
+
+  for (const mode of MODES) {
+    test(`one string, two strings, strings in an array, and none (${mode.name})`, () => {
+      const one = compileMode(t.object({ id: t.uint8(), s: t.string(), ok: t.bool() }), mode);
+      const two = compileMode(t.object({ a: t.string(), n: t.uint8(), b: t.string() }), mode);
+      const list = compileMode(t.array(t.string()), mode);
+      const none = compileMode(t.object({ a: t.uint8(), b: t.bool() }), mode);
+      for (const s of texts) {
+        const v = { id: 3, s, ok: true };
+        assert.deepEqual(one.decode(one.encode(v)), v);
+        for (const u of texts) {
+          const w = { a: s, n: 9, b: u };
+          const bytes = two.encode(w);
+          if (bytes.length <= 24) assert.deepEqual(two.decode(bytes), w);
+        }
+        const l = [s, 'q', ''];
+        assert.deepEqual(list.decode(list.encode(l)), l);
+        // A decode with no text after one with text.
+        assert.deepEqual(none.decode(none.encode({ a: 1, b: false })), { a: 1, b: false });
+      }
+      for (let c = 0; c < 256; c += 8) {
+        const chars = latin1.slice(c, c + 8);
+        for (let k = 1; k <= 8; k++) {
+          const s = chars.slice(0, k).join('');
+          assert.equal(one.decode(one.encode({ id: 0, s, ok: false })).s, s);
+        }
+        assert.deepEqual(list.decode(list.encode(chars)), chars);
+      }
+    });
+  }
+
+  test('a decode of another schema, or of a large message, in between', () => {
+    const a = shorn.compile(t.object({ s: t.string() }));
+    const b = shorn.compile(t.array(t.string()));
+    const big = ['x'.repeat(40), 'ab'];
+    for (const s of texts) {
+      const bytes = a.encode({ s });
+      assert.deepEqual(b.decode(b.encode(big)), big);
+      assert.deepEqual(a.decode(bytes), { s });
+      assert.deepEqual(b.decode(b.encode([s])), [s]);
+      assert.deepEqual(a.decode(bytes), { s });
+    }
+  });
+});
+
 // An encode's strings go to the native side as one concatenated string, which V8 flattens
 // to read; past TEXT_CHUNK units (lib/runtime.js) the text goes in chunks instead, each
 // read in turn. Chunks must change no byte, whatever crosses their edges.

@@ -429,6 +429,7 @@ function decode(bytes) {
     I[0] = n$;
     for (let j = 0; j < n$; j++) I[j + 1] = bytes[j];
     S = nat.decodeInput();
+    if (S === undefined) S = rt.areaText();
   } else {
     S = nat.decode(bytes);
   }

@@ -933,7 +933,9 @@ unsafe fn view_bytes<'a>(
 
 /// `decodeInput()`: decodes the small message JS copied into `state.input`: its length in
 /// the first byte, its bytes after that. (Passing the length in the area, not as an
-/// argument, saves reading a JS number: ~4% of a Person decode.)
+/// argument, saves reading a JS number: ~4% of a Person decode.) Returns the message's
+/// text, or undefined when the text is at most `AREA_TEXT_MAX` Latin-1 characters: then
+/// they are in the area, after their count, for JS to make the string.
 unsafe extern "C" fn decode_input(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Bound>.
     unsafe {
@@ -1091,6 +1093,7 @@ enum Input<'a> {
 unsafe fn decode_call(env: napi_env, bound: &Bound, input: Input) -> NResult<napi_value> {
     let mut guard = enter(&bound.shared)?;
     let inner = &mut *guard;
+    let from_area = matches!(input, Input::Area);
     let bytes = match input {
         Input::Bytes(b) => b,
         Input::Area => {
@@ -1128,13 +1131,33 @@ unsafe fn decode_call(env: napi_env, bound: &Bound, input: Input) -> NResult<nap
         engine::decode_text(&bound.program, bytes, tape, &mut inner.text, split)
             .map_err(Fail::Codec)?;
     }
+    let text = inner.text.text();
+    if from_area {
+        if let Text::Latin1(b) = text {
+            if b.len() <= AREA_TEXT_MAX {
+                // SAFETY: as for reading the message above; `bytes`, which borrowed the
+                // area, is not used again.
+                let area: &mut [u8] = unsafe { inner.input.slice_mut() };
+                if let Some(to) = area.get_mut(1..1 + b.len()) {
+                    to.copy_from_slice(b);
+                    area[0] = b.len() as u8;
+                    // SAFETY: `env` is live.
+                    return unsafe { nodeapi::undefined(env) };
+                }
+            }
+        }
+    }
     // SAFETY: `env` is live.
-    let result = unsafe { js_text(env, &bound.shared, inner.text.text()) }?;
+    let result = unsafe { js_text(env, &bound.shared, text) }?;
     if idle(inner.text.capacity(), inner.text.len()) {
         inner.text = TextBuffer::new();
     }
     Ok(result)
 }
+
+/// A small message's text of at most this many Latin-1 characters goes back in the input
+/// area for JS to make (lib/runtime.js, `areaText`): cheaper than a native string.
+const AREA_TEXT_MAX: usize = 8;
 
 /// The JS string a decode's strings are sliced from (src/codec/text.rs, `Text`); a split
 /// text's UTF-16 strings and further chunks go on the state object (`split_text`).
