@@ -758,6 +758,22 @@ mod tests {
     }
 
     #[test]
+    fn every_code_point_in_a_short_string_encodes_like_std() {
+        // Each char between ASCII neighbours and beside a char of every other length, so
+        // every length follows every other in the short strings' loop.
+        let mut s = String::new();
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
+            s.clear();
+            for n in ['a', c, 'é', c, '数', c, '🚀', c, 'b'] {
+                s.push(n);
+            }
+            let mut expected = vec![s.len() as u8];
+            expected.extend_from_slice(s.as_bytes());
+            assert_eq!(encoded(&units(&s)).unwrap(), expected, "U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
     fn rejects_lone_surrogates_with_their_index() {
         for (u, at) in [
             (vec![0x61, 0xd800], 1),
