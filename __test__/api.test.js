@@ -717,4 +717,17 @@ describe('tape memory', () => {
       assert.ok(rt.state.tape.length <= 4096, `given back: ${rt.state.tape.length} slots`);
     });
   }
+  test('text scratch grown for a huge decode is given back after a small message, whatever its text', () => {
+    const rt = require('../lib/runtime');
+    const codec = shorn.compile(t.object({ s: t.string() }));
+    const huge = codec.encode({ s: 'x'.repeat(4 << 20) });
+    for (const small of ['', 'Ada', 'Ada Lovelace', 'Zoë']) {
+      assert.equal(codec.decode(huge).s.length, 4 << 20);
+      const grown = rt.native.scratchBytes();
+      assert.ok(grown >= 4 << 20, `the text grew: ${grown} bytes`);
+      assert.equal(codec.decode(codec.encode({ s: small })).s, small);
+      const after = rt.native.scratchBytes();
+      assert.ok(after < grown - (3 << 20), `given back after ${JSON.stringify(small)}: ${after} of ${grown} bytes`);
+    }
+  });
 });

@@ -424,6 +424,7 @@ unsafe fn init_call(env: napi_env, info: sys::napi_callback_info) -> NResult<nap
         method(env, obj, c"setSlab", set_slab, &shared)?;
         method(env, obj, c"pushText", push_text, &shared)?;
         method(env, obj, c"dropText", drop_text, &shared)?;
+        method(env, obj, c"scratchBytes", scratch_bytes, &shared)?;
         // The descriptor types the compiler accepts, for the JS coverage test.
         let types = nodeapi::new_array(env, REGISTRY.len())?;
         for (i, entry) in REGISTRY.iter().enumerate() {
@@ -521,6 +522,19 @@ unsafe extern "C" fn drop_text(env: napi_env, info: sys::napi_callback_info) -> 
                 nodeapi::undefined(env)
             }
             _ => Err(Fail::Invalid("dropText: expected a length")),
+        })
+    }
+}
+
+/// `scratchBytes()`: the bytes of native scratch this environment holds (decoded text,
+/// encode output, string units), which `idle` gives back; for tests.
+unsafe extern "C" fn scratch_bytes(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: as in `set_tape`.
+    unsafe {
+        state_call(env, info, |inner, _| {
+            let units = inner.units.capacity() + inner.pending.capacity();
+            let bytes = inner.text.capacity() + inner.writer.capacity() + 2 * units;
+            nodeapi::double(env, bytes as f64)
         })
     }
 }
@@ -1132,23 +1146,26 @@ unsafe fn decode_call(env: napi_env, bound: &Bound, input: Input) -> NResult<nap
             .map_err(Fail::Codec)?;
     }
     let text = inner.text.text();
-    if from_area {
-        if let Text::Latin1(b) = text {
-            if b.len() <= AREA_TEXT_MAX {
-                // SAFETY: as for reading the message above; `bytes`, which borrowed the
-                // area, is not used again.
-                let area: &mut [u8] = unsafe { inner.input.slice_mut() };
-                if let Some(to) = area.get_mut(1..1 + b.len()) {
+    let result = match text {
+        Text::Latin1(b) if from_area && b.len() <= AREA_TEXT_MAX => {
+            // SAFETY: as for reading the message above; `bytes`, which borrowed the area,
+            // is not used again.
+            let area: &mut [u8] = unsafe { inner.input.slice_mut() };
+            match area.get_mut(1..1 + b.len()) {
+                Some(to) => {
                     to.copy_from_slice(b);
                     area[0] = b.len() as u8;
                     // SAFETY: `env` is live.
-                    return unsafe { nodeapi::undefined(env) };
+                    unsafe { nodeapi::undefined(env) }
                 }
+                // SAFETY: `env` is live.
+                None => unsafe { js_text(env, &bound.shared, text) },
             }
         }
-    }
-    // SAFETY: `env` is live.
-    let result = unsafe { js_text(env, &bound.shared, text) }?;
+        // SAFETY: `env` is live.
+        _ => unsafe { js_text(env, &bound.shared, text) },
+    }?;
+    // Whichever way the text went: scratch grown for a huge message is given back.
     if idle(inner.text.capacity(), inner.text.len()) {
         inner.text = TextBuffer::new();
     }
