@@ -1146,24 +1146,29 @@ unsafe fn decode_call(env: napi_env, bound: &Bound, input: Input) -> NResult<nap
             .map_err(Fail::Codec)?;
     }
     let text = inner.text.text();
-    let result = match text {
+    let in_area = match text {
         Text::Latin1(b) if from_area && b.len() <= AREA_TEXT_MAX => {
             // SAFETY: as for reading the message above; `bytes`, which borrowed the area,
             // is not used again.
             let area: &mut [u8] = unsafe { inner.input.slice_mut() };
-            match area.get_mut(1..1 + b.len()) {
+            match area.get_mut(..1 + b.len()) {
                 Some(to) => {
-                    to.copy_from_slice(b);
-                    area[0] = b.len() as u8;
-                    // SAFETY: `env` is live.
-                    unsafe { nodeapi::undefined(env) }
+                    to[0] = b.len() as u8;
+                    to[1..].copy_from_slice(b);
+                    true
                 }
-                // SAFETY: `env` is live.
-                None => unsafe { js_text(env, &bound.shared, text) },
+                None => false,
             }
         }
-        // SAFETY: `env` is live.
-        _ => unsafe { js_text(env, &bound.shared, text) },
+        _ => false,
+    };
+    // SAFETY: `env` is live.
+    let result = unsafe {
+        if in_area {
+            nodeapi::undefined(env)
+        } else {
+            js_text(env, &bound.shared, text)
+        }
     }?;
     // Whichever way the text went: scratch grown for a huge message is given back.
     if idle(inner.text.capacity(), inner.text.len()) {
