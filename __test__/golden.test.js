@@ -19,9 +19,9 @@ const {
 } = require('./helpers');
 
 // The implementation copies small inputs into a native area and reads longer ones in place
-// (the threshold is internal, at most 64 bytes): the vectors (0 to 61 bytes) and their
-// repetitions past 64 bytes cover both sides of it, whatever it is.
-const SMALL_INPUT = 64;
+// (the threshold is internal, at most 255 bytes): the vectors (0 to 61 bytes) and their
+// repetitions past 255 bytes cover both sides of it, whatever it is.
+const SMALL_INPUT = 255;
 
 test('golden.json is format version 1 with vectors and rejects', () => {
   assert.equal(golden.format, 1);

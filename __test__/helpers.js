@@ -117,12 +117,15 @@ function inputViews(bytes) {
   bufferView.set(bytes);
   const sub = new Uint8Array(n + 10).fill(0x80);
   sub.set(bytes, 5);
+  const shared = new Uint8Array(new SharedArrayBuffer(n + 6), 3, n);
+  shared.set(bytes);
   return [
     ['Buffer', Buffer.from(bytes)],
     ['Uint8Array', new Uint8Array(bytes)],
     ['Uint8Array view at byteOffset 13', middle],
     ['Buffer view at byteOffset 14', bufferView],
     ['subarray at byteOffset 5', sub.subarray(5, 5 + n)],
+    ['SharedArrayBuffer view at byteOffset 3', shared],
   ];
 }
 

@@ -87,9 +87,10 @@ describe('text of small and large messages', () => {
   });
 });
 
-// A message of at most 24 bytes (lib/runtime.js, SMALL_INPUT) whose text is at most 8
-// Latin-1 characters comes back in the input area, and JS makes the string
-// (lib/runtime.js, areaText): every length, every Latin-1 code, each side of both limits.
+// A message of at most 255 bytes (lib/runtime.js, SMALL_INPUT and SET_INPUT) is copied into
+// the input area; when its text is at most 8 Latin-1 characters it comes back there, and
+// JS makes the string (lib/runtime.js, areaText): every length, every Latin-1 code, each
+// side of every limit.
 describe('text of a small message, made in JS when short', () => {
   const texts = [];
   for (let n = 0; n <= 10; n++) texts.push('abcdefghij'.slice(0, n));
@@ -125,6 +126,32 @@ describe('text of a small message, made in JS when short', () => {
       }
     });
   }
+
+  test('messages each side of the copied sizes (24 and 255 bytes), from every kind of view', () => {
+    const { SMALL_INPUT, SET_INPUT } = require('../lib/runtime');
+    const { inputViews } = require('./helpers');
+    for (const mode of MODES) {
+      const codec = compileMode(t.object({ pad: t.bytes(), s: t.string(), n: t.uint8() }), mode);
+      for (const s of ['', 'Ada', 'abcdefgh', 'abcdefghi', 'é', '数数', '🚀'.repeat(3)]) {
+        for (const size of [SMALL_INPUT, SMALL_INPUT + 1, SET_INPUT, SET_INPUT + 1]) {
+          const probe = codec.encode({ pad: new Uint8Array(0), s, n: 7 });
+          const room = size - probe.length;
+          if (room < 0) continue;
+          // The pad's count takes a second byte from 128 on (no room of 128 is needed here).
+          const padLength = room > 128 ? room - 1 : room;
+          const v = { pad: new Uint8Array(padLength).fill(0x5a), s, n: 7 };
+          const bytes = codec.encode(v);
+          assert.equal(bytes.length, size, `${JSON.stringify(s)}: ${bytes.length} bytes`);
+          for (const [kind, input] of inputViews(bytes)) {
+            assert.deepEqual(codec.decode(input), v, `${JSON.stringify(s)}, ${size} bytes, ${kind}`);
+          }
+          const torn = Buffer.from(bytes);
+          torn[torn.length - 2] = 0xff; // the string's last byte, or the count of an empty one
+          assert.throws(() => codec.decode(torn), (e) => e.code.startsWith('ERR_SHORN_'), `${JSON.stringify(s)}, ${size} bytes`);
+        }
+      }
+    }
+  });
 
   test('a decode of another schema, or of a large message, in between', () => {
     const a = shorn.compile(t.object({ s: t.string() }));

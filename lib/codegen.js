@@ -430,6 +430,12 @@ function decode(bytes) {
     for (let j = 0; j < n$; j++) I[j + 1] = bytes[j];
     S = nat.decodeInput();
     if (S === undefined) S = rt.areaText();
+  } else if (n$ <= ${rt.SET_INPUT}) {
+    const I = st.input;
+    I[0] = n$;
+    rt.typedArraySet.call(I, bytes, 1);
+    S = nat.decodeInput();
+    if (S === undefined) S = rt.areaText();
   } else {
     S = nat.decode(bytes);
   }

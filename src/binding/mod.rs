@@ -945,8 +945,8 @@ unsafe fn view_bytes<'a>(
     })
 }
 
-/// `decodeInput()`: decodes the small message JS copied into `state.input`: its length in
-/// the first byte, its bytes after that. (Passing the length in the area, not as an
+/// `decodeInput()`: decodes the message of at most 255 bytes JS copied into `state.input`
+/// (lib/runtime.js, `decodeCall`): its length in the first byte, its bytes after that. (Passing the length in the area, not as an
 /// argument, saves reading a JS number: ~4% of a Person decode.) Returns the message's
 /// text, or undefined when the text is at most `AREA_TEXT_MAX` Latin-1 characters: then
 /// they are in the area, after their count, for JS to make the string.
