@@ -479,9 +479,13 @@ impl TextBuffer {
         let before = self.len();
         let mut rest = bytes;
         if !self.wide {
-            rest = self.push_latin1_prefix(rest);
-            if rest.is_empty() {
-                return Ok(self.len() - before);
+            // A string with a char above U+00FF widens the text at once: its Latin-1
+            // prefix would only be copied again by `widen`.
+            if !has_wide_lead(rest) {
+                rest = self.push_latin1_prefix(rest);
+                if rest.is_empty() {
+                    return Ok(self.len() - before);
+                }
             }
             self.widen();
         }
