@@ -298,6 +298,34 @@ impl TextBuffer {
         self.latin1.len() + 2 * self.utf16.len()
     }
 
+    /// Where the text is now, for `budget_since`: its units, and its wide units.
+    #[inline]
+    pub fn budget_mark(&self) -> (usize, usize) {
+        // Whole, one of the two holds the text; split, both do.
+        (self.latin1.len() + self.utf16.len(), self.utf16.len())
+    }
+
+    /// What the text appended since `budget_mark` costs the decode budget: two bytes a
+    /// unit if it holds a char above U+00FF (or the whole text was wide already), else
+    /// one. It does not depend on whether the text is split: a whole text widened by that
+    /// char holds the appended Latin-1 strings at two bytes too, and a split one holds them
+    /// at one, but both are counted at two (fuzz/decode found the two disagreeing under a
+    /// tight `maxDecodedBytes`, 2026-12-02).
+    #[inline]
+    pub fn budget_since(&self, (units, utf16): (usize, usize)) -> usize {
+        let appended = self.latin1.len() + self.utf16.len() - units;
+        let wide = if self.split {
+            self.utf16.len() > utf16
+        } else {
+            self.wide
+        };
+        if wide {
+            2 * appended
+        } else {
+            appended
+        }
+    }
+
     /// Where the text is now, to `rollback` to.
     #[inline]
     pub fn mark(&self) -> TextMark {
