@@ -946,10 +946,11 @@ unsafe fn view_bytes<'a>(
 }
 
 /// `decodeInput()`: decodes the message of at most 255 bytes JS copied into `state.input`
-/// (lib/runtime.js, `decodeCall`): its length in the first byte, its bytes after that. (Passing the length in the area, not as an
-/// argument, saves reading a JS number: ~4% of a Person decode.) Returns the message's
-/// text, or undefined when the text is at most `AREA_TEXT_MAX` Latin-1 characters: then
-/// they are in the area, after their count, for JS to make the string.
+/// (lib/runtime.js, `decodeCall`): its length in the first byte, its bytes after that.
+/// (Passing the length in the area, not as an argument, saves reading a JS number: ~4% of
+/// a Person decode.) Returns the message's text, or undefined when the text is at most
+/// `AREA_TEXT_MAX` Latin-1 characters: then they are in the area, after their count, for
+/// JS to make the string.
 unsafe extern "C" fn decode_input(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Bound>.
     unsafe {
