@@ -280,7 +280,7 @@ fn decode_at(
     tape: &mut [f64],
     text: &mut TextBuffer,
 ) -> Result<usize> {
-    let text_mark = text.budget_mark();
+    let text_mark = text.mark();
     let mut d = Decoding {
         r: Reader::at(input, start),
         out: TapeOut::new(tape),
@@ -300,7 +300,7 @@ fn decode_at(
     }
     // The message's text, as the one string JS slices strings from.
     let offset = d.r.offset();
-    d.charge(d.text.budget_since(text_mark) as u64, offset)?;
+    d.charge(d.text.budget_since(&text_mark) as u64, offset)?;
     if d.text.longest() > MAX_JS_STRING_LENGTH as usize {
         return Err(Error::new(ErrorKind::LimitExceeded {
             offset: 0,

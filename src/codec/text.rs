@@ -222,7 +222,7 @@ pub fn chunk_ranges(latin1_len: usize, utf16_len: usize, cuts: &[Cut]) -> ChunkR
     }
 }
 
-/// A position in a `TextBuffer` (`mark`, `rollback`).
+/// A position in a `TextBuffer` (`mark`, `rollback`, `budget_since`).
 #[derive(Debug, Clone, Copy)]
 pub struct TextMark {
     latin1: usize,
@@ -292,30 +292,24 @@ impl TextBuffer {
     }
 
     /// Bytes the JS string of the text takes (one or two per unit).
-    #[inline]
+    #[cfg(test)]
     pub fn byte_size(&self) -> usize {
         // Unwidened, `utf16` is empty; widened, `latin1` is.
         self.latin1.len() + 2 * self.utf16.len()
     }
 
-    /// Where the text is now, for `budget_since`: its units, and its wide units.
-    #[inline]
-    pub fn budget_mark(&self) -> (usize, usize) {
-        // Whole, one of the two holds the text; split, both do.
-        (self.latin1.len() + self.utf16.len(), self.utf16.len())
-    }
-
-    /// What the text appended since `budget_mark` costs the decode budget: two bytes a
-    /// unit if it holds a char above U+00FF (or the whole text was wide already), else
-    /// one. It does not depend on whether the text is split: a whole text widened by that
-    /// char holds the appended Latin-1 strings at two bytes too, and a split one holds them
-    /// at one, but both are counted at two (fuzz/decode found the two disagreeing under a
+    /// What the text appended since `mark` costs the decode budget: two bytes a unit if
+    /// it holds a char above U+00FF (or the whole text was wide already), else one. It
+    /// does not depend on whether the text is split: a whole text widened by that char
+    /// holds the appended Latin-1 strings at two bytes too, and a split one holds them at
+    /// one, but both are counted at two (fuzz/decode found the two disagreeing under a
     /// tight `maxDecodedBytes`, 2026-12-02).
     #[inline]
-    pub fn budget_since(&self, (units, utf16): (usize, usize)) -> usize {
-        let appended = self.latin1.len() + self.utf16.len() - units;
+    pub fn budget_since(&self, mark: &TextMark) -> usize {
+        // Whole, one of the two holds the text; split, both do.
+        let appended = self.latin1.len() + self.utf16.len() - (mark.latin1 + mark.utf16);
         let wide = if self.split {
-            self.utf16.len() > utf16
+            self.utf16.len() > mark.utf16
         } else {
             self.wide
         };
