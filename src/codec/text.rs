@@ -394,10 +394,11 @@ impl TextBuffer {
 
     /// A non-ASCII string of a split message.
     fn push_split(&mut self, bytes: &[u8], offset: usize) -> Result<f64> {
-        let checked = bytes.len() < 64;
-        if !checked && simdutf8::basic::from_utf8(bytes).is_err() {
-            return Err(Error::malformed(offset, Fault::BadUtf8));
-        }
+        let checked = match validate_whole(bytes) {
+            Some(false) => return Err(Error::malformed(offset, Fault::BadUtf8)),
+            Some(true) => false,
+            None => true,
+        };
         // A char above U+00FF has a lead byte of at least 0xC4; without one, every char fits
         // a byte, or the bytes are malformed (where the Latin-1 copy stops early).
         if !has_wide_lead(bytes) {
@@ -491,13 +492,11 @@ impl TextBuffer {
     /// U+00FF; returns the number of UTF-16 units appended.
     #[inline(always)]
     fn push_non_ascii(&mut self, bytes: &[u8], offset: usize) -> Result<usize> {
-        // Long strings are validated by simdutf8 first, whose SIMD pays from 64 bytes;
-        // short ones are checked while they are transcoded, which saves a pass (and a
-        // call into `std::str::from_utf8`, which simdutf8 itself uses below 64 bytes).
-        let checked = bytes.len() < 64;
-        if !checked && simdutf8::basic::from_utf8(bytes).is_err() {
-            return Err(Error::malformed(offset, Fault::BadUtf8));
-        }
+        let checked = match validate_whole(bytes) {
+            Some(false) => return Err(Error::malformed(offset, Fault::BadUtf8)),
+            Some(true) => false,
+            None => true,
+        };
         let before = self.len();
         let mut rest = bytes;
         if !self.wide {
@@ -578,6 +577,25 @@ fn has_wide_lead(bytes: &[u8]) -> bool {
     blocks.remainder().iter().any(|&b| b >= 0xc4)
 }
 
+/// Validates a non-ASCII string whole before it is transcoded, when that pays: `None`
+/// when it is checked while it is transcoded instead, else whether it is valid UTF-8.
+/// With SSSE3, every string is checked while transcoded (`utf16_simd::convert::<true>`
+/// from 16 bytes, the scalar loop below that): a separate pass by simdutf8 had been 8% of
+/// a unicodePerson decode. Elsewhere, strings from 64 bytes are validated by simdutf8
+/// first, whose SIMD pays from there (below, it calls `std::str::from_utf8`), and
+/// shorter ones are checked by the scalar loop.
+#[inline(always)]
+fn validate_whole(bytes: &[u8]) -> Option<bool> {
+    #[cfg(target_arch = "x86_64")]
+    if utf16_simd::available() {
+        return None;
+    }
+    if bytes.len() < 64 {
+        return None;
+    }
+    Some(simdutf8::basic::from_utf8(bytes).is_ok())
+}
+
 /// A continuation byte: 10xxxxxx.
 #[inline(always)]
 fn cont(b: u8) -> bool {
@@ -596,18 +614,23 @@ const RUNS_MIN_BYTES: usize = 256;
 #[inline]
 fn push_utf16_any(out: &mut Vec<u16>, bytes: &[u8], checked: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if !checked && bytes.len() >= 16 && utf16_simd::available() {
+    if bytes.len() >= 16 && utf16_simd::available() {
         out.reserve(bytes.len());
         let start = out.len();
-        // SAFETY: `bytes` were validated as UTF-8 (`checked` is false only then), `out`
-        // has room for `bytes.len()` more units, and `available()` found SSSE3.
-        let (read, wrote) = unsafe {
-            utf16_simd::convert(bytes.as_ptr(), bytes.len(), out.as_mut_ptr().add(start))
+        let (src, n, dst) = (bytes.as_ptr(), bytes.len(), out.as_mut_ptr());
+        // SAFETY: `bytes` are readable, and were validated as UTF-8 when `checked` is
+        // false; `out` has room for `bytes.len()` more units; `available()` found SSSE3.
+        let (read, wrote, valid) = unsafe {
+            if checked {
+                utf16_simd::convert::<true>(src, n, dst.add(start))
+            } else {
+                utf16_simd::convert::<false>(src, n, dst.add(start))
+            }
         };
         // SAFETY: `convert` initialised `wrote` units after `start`.
         unsafe { out.set_len(start + wrote) };
         // The rest (under 16 bytes, from a char boundary) by the plain loop.
-        return push_utf16::<false, false>(out, &bytes[read..]);
+        return valid && push_utf16::<false, false>(out, &bytes[read..]);
     }
     match (checked, bytes.len() >= RUNS_MIN_BYTES) {
         (true, false) => push_utf16::<true, false>(out, bytes),
@@ -620,7 +643,8 @@ fn push_utf16_any(out: &mut Vec<u16>, bytes: &[u8], checked: bool) -> bool {
 /// Appends UTF-8 `bytes` to `out` as UTF-16. With `CHECKED`, each sequence is validated
 /// as it is read (Unicode's table 3-7: no overlong forms, no surrogates, nothing above
 /// U+10FFFF) and the result is false at the first invalid one; without it, the caller
-/// has validated `bytes` (simdutf8) and the result is always true.
+/// has validated `bytes` (simdutf8 or `utf16_simd::convert::<true>`) and the result is
+/// always true.
 #[inline(never)]
 fn push_utf16<const CHECKED: bool, const RUNS: bool>(out: &mut Vec<u16>, bytes: &[u8]) -> bool {
     // UTF-16 never needs more units than UTF-8 has bytes, so one reservation covers the
@@ -859,8 +883,9 @@ mod tests {
 
     #[test]
     fn short_and_long_strings_accept_exactly_what_std_accepts() {
-        // Every 1- to 3-byte sequence, alone (checked while transcoding) and padded past 64
-        // bytes (validated by simdutf8), must be accepted exactly when std accepts it.
+        // Every 1- to 3-byte sequence, alone (the checked scalar loop) and padded past 64
+        // bytes (validated by the SSSE3 transcoder, or simdutf8 without SSSE3), must be
+        // accepted exactly when std accepts it.
         let pad = "a".repeat(70);
         let mut cases: Vec<Vec<u8>> = Vec::new();
         for a in 0..=255u8 {

@@ -1,7 +1,7 @@
-//! UTF-8 to UTF-16 of text already validated as UTF-8, up to 12 input bytes per step with
-//! SSSE3 byte shuffles: the scheme of simdutf's `convert_masked_utf8_to_utf16` (Lemire and
-//! Keiser, "Transcoding billions of Unicode characters per second with SIMD instructions",
-//! 2021), with tables built here at compile time.
+//! UTF-8 to UTF-16, up to 12 input bytes per step with SSSE3 byte shuffles: the scheme of
+//! simdutf's `convert_masked_utf8_to_utf16` (Lemire and Keiser, "Transcoding billions of
+//! Unicode characters per second with SIMD instructions", 2021), with tables built here at
+//! compile time; optionally validating the UTF-8 on the way.
 //!
 //! Each step loads 16 bytes and marks the bytes that end a char (those followed by a byte
 //! that is not a continuation byte). The first 12 bits of that mask give the lengths of the
@@ -16,6 +16,25 @@
 //! A 4-byte char among the first four takes one scalar step; a step that starts with 8 or
 //! more ASCII bytes widens 16 and keeps the ASCII ones. The last 15 bytes or fewer are
 //! left to the caller's scalar loop.
+//!
+//! `convert::<true>` also validates the bytes, in blocks of 16 interleaved with the steps
+//! (one block a step, the rest after the loop), by the "lookup" algorithm of Keiser and
+//! Lemire ("Validating UTF-8 in less than one instruction per byte", 2021; simdjson's and
+//! simdutf8's): for each byte and the one before it, three 16-entry tables (by the first
+//! byte's high and low nibble and the second byte's high nibble) give error bits whose AND
+//! is non-zero exactly for an invalid pair (a lead before a non-continuation, an ASCII
+//! byte or a finished char before a continuation, overlong forms, surrogates, values above
+//! U+10FFFF); a byte two after a 3- or 4-byte lead, or three after a 4-byte lead, must be
+//! a continuation, which is XORed in. The last block is zero-padded, so a char cut off by
+//! the end meets a zero; an input that ends at a block's end has its last 3 bytes
+//! checked for leads instead.
+//!
+//! The blocks run in the shadow of the transcoder's chain of dependent loads (load, mask,
+//! table, next step): unicodePerson decode took 0.97x the time of simdutf8 first and the
+//! unchecked transcoder (docs/DESIGN.md), where a separate pass over each string had been
+//! 8% of the decode (simdutf8, whose AVX2 pays only from 64 bytes: below, it calls
+//! `std::str::from_utf8`, and its last partial block is copied a byte at a time and
+//! reloaded, a store-forwarding stall).
 //! x86-64 only (src/codec/mod.rs); elsewhere the scalar loop does it all.
 
 use std::arch::x86_64::*;
@@ -129,29 +148,127 @@ const fn build_shuffles() -> [[u8; 16]; 145] {
     table
 }
 
+const TOO_SHORT: u8 = 1 << 0; // 11______ 0_______ or 11______ 11______
+const TOO_LONG: u8 = 1 << 1; // 0_______ 10______
+const OVERLONG_3: u8 = 1 << 2; // 11100000 100_____
+const TOO_LARGE: u8 = 1 << 3; // 11110100 1001____ and above
+const SURROGATE: u8 = 1 << 4; // 11101101 101_____
+const OVERLONG_2: u8 = 1 << 5; // 1100000_ 10______
+const TOO_LARGE_1000: u8 = 1 << 6; // 11110101 1000____ and above
+const OVERLONG_4: u8 = 1 << 6; // 11110000 1000____
+const TWO_CONTS: u8 = 1 << 7; // 10______ 10______
+/// The errors the first byte's low nibble does not decide.
+const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
+
+/// Error bits by the first byte's high nibble.
+const BYTE_1_HIGH: [u8; 16] = [
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TOO_SHORT | OVERLONG_2,
+    TOO_SHORT,
+    TOO_SHORT | OVERLONG_3 | SURROGATE,
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
+];
+
+/// Error bits by the first byte's low nibble.
+const BYTE_1_LOW: [u8; 16] = [
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+    CARRY | OVERLONG_2,
+    CARRY,
+    CARRY,
+    CARRY | TOO_LARGE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+];
+
+/// Error bits by the second byte's high nibble.
+const BYTE_2_HIGH: [u8; 16] = [
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+];
+
+/// Shuffle indices whose 16 bytes from `16 - k` move the last `k` of 16 lanes to the
+/// first `k` and zero the rest (0x80 makes pshufb write a zero).
+static TAIL: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut k = 0;
+    while k < 16 {
+        t[k] = k as u8;
+        k += 1;
+    }
+    t
+};
+
 /// Whether `convert` can run here (SSSE3, checked once by std and cached).
 #[inline(always)]
 pub fn available() -> bool {
     std::arch::is_x86_feature_detected!("ssse3")
 }
 
-/// Transcodes a prefix of `src[..n]` to `dst`; returns (bytes read, units written). The
-/// prefix ends at a char boundary less than 16 bytes before `n` (or at 0).
+/// Transcodes a prefix of `src[..n]` to `dst`; returns (bytes read, units written, valid).
+/// The prefix ends less than 16 bytes before `n` (or at 0), at a char boundary if the bytes
+/// are valid UTF-8. With `CHECK`, `valid` says whether all of `src[..n]` is valid UTF-8
+/// (the units are wrong where it is not); without it, the caller has validated `src[..n]`
+/// and `valid` is true.
 ///
 /// # Safety
 ///
-/// `src[..n]` is valid UTF-8 and readable; `dst` has room for `n` units; the CPU has SSSE3
-/// (`available()`).
+/// `src[..n]` is readable, and valid UTF-8 unless `CHECK`; `dst` has room for `n` units;
+/// the CPU has SSSE3 (`available()`).
 #[target_feature(enable = "ssse3")]
-pub unsafe fn convert(src: *const u8, n: usize, dst: *mut u16) -> (usize, usize) {
+pub unsafe fn convert<const CHECK: bool>(
+    src: *const u8,
+    n: usize,
+    dst: *mut u16,
+) -> (usize, usize, bool) {
     let mut i = 0;
     let mut o = 0;
-    // SAFETY: every load reads 16 bytes at `i` with `i + 16 <= n`. Every store writes at
-    // most 16 units at `o`, and `o <= i` throughout (no char has more UTF-16 units than
-    // UTF-8 bytes), so stores end at or before unit `i + 16 <= n`, inside `dst`'s room.
+    let mut error = _mm_setzero_si128();
+    // SAFETY: every load reads 16 bytes at `i` or `checked` with `i + 16 <= n` or
+    // `checked + 16 <= n`, or the last 16 at `n - 16` when `n >= 16` (else the `n` bytes
+    // are copied), and `TAIL` at `16 - (n - checked)` with `0 < n - checked < 16`, 16 of
+    // its 32 bytes. Every store writes at most 16 units at `o`, and `o <= i` throughout
+    // (no char has more UTF-16 units than UTF-8 bytes), so stores end at or before unit
+    // `i + 16 <= n`, inside `dst`'s room.
     // `i` only ever moves by whole chars (the table's `consumed`, ASCII bytes, or one
-    // decoded char), so each step starts at a lead byte of valid UTF-8. Table reads index
-    // `INDEX` by a 12-bit mask and `SHUFFLES` by an index below 145.
+    // decoded char), so each step starts at a lead byte of valid UTF-8. Invalid bytes
+    // (only with `CHECK`) give wrong units but the same bounds: `consumed` and
+    // `one_char`'s count at least one byte per unit written, and `one_char` reads at most
+    // 4 bytes of the 16. Table reads index `INDEX` by a 12-bit mask and `SHUFFLES` by an
+    // index below 145.
     unsafe {
         let not_cont_above = _mm_set1_epi8(-65); // 0xBF: continuation bytes are <= it, signed
         let zero = _mm_setzero_si128();
@@ -161,7 +278,43 @@ pub unsafe fn convert(src: *const u8, n: usize, dst: *mut u16) -> (usize, usize)
         let mid6 = _mm_set1_epi32(0x3f00);
         let lead4 = _mm_set1_epi32(0x0f_0000);
         let pack = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1);
+        let t1h = _mm_loadu_si128(BYTE_1_HIGH.as_ptr() as *const __m128i);
+        let t1l = _mm_loadu_si128(BYTE_1_LOW.as_ptr() as *const __m128i);
+        let t2h = _mm_loadu_si128(BYTE_2_HIGH.as_ptr() as *const __m128i);
+        let nibble = _mm_set1_epi8(0x0f);
+        let third = _mm_set1_epi8((0xe0u8 - 0x80) as i8);
+        let fourth = _mm_set1_epi8((0xf0u8 - 0x80) as i8);
+        let high_bit = _mm_set1_epi8(-128);
+        // The error bits of the 16 bytes at each byte (the `prev` block gives the 3 before).
+        let check = |block: __m128i, prev: __m128i| {
+            let prev1 = _mm_alignr_epi8::<15>(block, prev);
+            // High nibbles by a 16-bit shift and a mask (SSE has no byte shift).
+            let b1h = _mm_and_si128(_mm_srli_epi16::<4>(prev1), nibble);
+            let b1l = _mm_and_si128(prev1, nibble);
+            let b2h = _mm_and_si128(_mm_srli_epi16::<4>(block), nibble);
+            let pair = _mm_and_si128(
+                _mm_and_si128(_mm_shuffle_epi8(t1h, b1h), _mm_shuffle_epi8(t1l, b1l)),
+                _mm_shuffle_epi8(t2h, b2h),
+            );
+            // Only a byte of 111_____ two back, or 1111____ three back, keeps its high bit
+            // through these saturating subtractions: then this byte must continue.
+            let prev2 = _mm_alignr_epi8::<14>(block, prev);
+            let prev3 = _mm_alignr_epi8::<13>(block, prev);
+            let must = _mm_or_si128(_mm_subs_epu8(prev2, third), _mm_subs_epu8(prev3, fourth));
+            _mm_xor_si128(_mm_and_si128(must, high_bit), pair)
+        };
+        // With `CHECK`, the blocks of 16 bytes checked so far end at `checked`, ahead of
+        // `i` (a step consumes at most 16 bytes): one a step, in the shadow of the
+        // transcoder's chain of dependent loads, then the rest after the loop.
+        let mut checked = 0;
+        let mut prev = _mm_setzero_si128();
         while i + 16 <= n {
+            if CHECK && checked + 16 <= n {
+                let block = _mm_loadu_si128(src.add(checked) as *const __m128i);
+                error = _mm_or_si128(error, check(block, prev));
+                prev = block;
+                checked += 16;
+            }
             let v = _mm_loadu_si128(src.add(i) as *const __m128i);
             let high = _mm_movemask_epi8(v) as u32;
             if high & 0xff == 0 {
@@ -204,19 +357,69 @@ pub unsafe fn convert(src: *const u8, n: usize, dst: *mut u16) -> (usize, usize)
             }
             i += consumed as usize;
         }
+        if CHECK {
+            while checked + 16 <= n {
+                let block = _mm_loadu_si128(src.add(checked) as *const __m128i);
+                error = _mm_or_si128(error, check(block, prev));
+                prev = block;
+                checked += 16;
+            }
+            if checked < n {
+                // The last bytes, zero-padded: a char cut off by the end meets a zero.
+                let block = if n >= 16 {
+                    // The last 16, moved down by a shuffle that zeroes the lanes past the
+                    // end (a copy to the stack and a reload would stall on store
+                    // forwarding).
+                    let last = _mm_loadu_si128(src.add(n - 16) as *const __m128i);
+                    let down =
+                        _mm_loadu_si128(TAIL.as_ptr().add(16 - (n - checked)) as *const __m128i);
+                    _mm_shuffle_epi8(last, down)
+                } else {
+                    let mut tail = [0u8; 16];
+                    std::ptr::copy_nonoverlapping(src, tail.as_mut_ptr(), n);
+                    _mm_loadu_si128(tail.as_ptr() as *const __m128i)
+                };
+                error = _mm_or_si128(error, check(block, prev));
+            } else {
+                // The input ends at a block's end: its last 3 bytes must not start a char
+                // longer than what is left.
+                let max = _mm_setr_epi8(
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    -1,
+                    (0xf0u8 - 1) as i8,
+                    (0xe0u8 - 1) as i8,
+                    (0xc0u8 - 1) as i8,
+                );
+                error = _mm_or_si128(error, _mm_subs_epu8(prev, max));
+            }
+        }
+        let valid =
+            !CHECK || _mm_movemask_epi8(_mm_cmpeq_epi8(error, _mm_setzero_si128())) == 0xffff;
+        (i, o, valid)
     }
-    (i, o)
 }
 
-/// Transcodes the one char at `src`; returns (bytes read, units written).
+/// Transcodes the one char at `src`; returns (bytes read, units written). Invalid UTF-8
+/// (which `convert::<true>` reports) gives wrong units, by wrapping arithmetic, and the
+/// same counts as a valid char of that lead byte.
 ///
 /// # Safety
 ///
-/// `src` starts a valid UTF-8 char, all of whose bytes are readable; `dst` has room for
-/// two units.
+/// The 4 bytes at `src` are readable; `dst` has room for two units.
 #[inline(always)]
 unsafe fn one_char(src: *const u8, dst: *mut u16) -> (usize, usize) {
-    // SAFETY: the caller guarantees the char's bytes are there and `dst` has two units.
+    // SAFETY: the caller guarantees the 4 bytes are there and `dst` has two units.
     unsafe {
         let b = *src as u32;
         let byte = |k: usize| *src.add(k) as u32 & 0x3f;
@@ -230,7 +433,8 @@ unsafe fn one_char(src: *const u8, dst: *mut u16) -> (usize, usize) {
             *dst = (((b & 0x0f) << 12) | (byte(1) << 6) | byte(2)) as u16;
             (3, 1)
         } else {
-            let c = (((b & 0x07) << 18) | (byte(1) << 12) | (byte(2) << 6) | byte(3)) - 0x10000;
+            let c = (((b & 0x07) << 18) | (byte(1) << 12) | (byte(2) << 6) | byte(3))
+                .wrapping_sub(0x10000);
             *dst = (0xd800 + (c >> 10)) as u16;
             *dst.add(1) = (0xdc00 + (c & 0x3ff)) as u16;
             (4, 2)
@@ -246,13 +450,114 @@ mod tests {
         let n = s.len();
         let mut out: Vec<u16> = Vec::with_capacity(n + 16);
         // SAFETY: `s` is valid UTF-8 and `out` has room for `n + 16` units.
-        let (read, wrote) = unsafe { convert(s.as_ptr(), n, out.as_mut_ptr()) };
+        let (read, wrote, valid) = unsafe { convert::<false>(s.as_ptr(), n, out.as_mut_ptr()) };
         // SAFETY: `convert` initialised `wrote` units.
         unsafe { out.set_len(wrote) };
-        assert!(s.is_char_boundary(read));
+        assert!(valid && s.is_char_boundary(read));
         assert!(n - read < 16, "{read} of {n}");
         out.extend(s[read..].encode_utf16());
+        let checked = checked_units(s.as_bytes()).expect("valid UTF-8 rejected");
+        assert_eq!(checked, out, "{s:?}");
         out
+    }
+
+    /// `convert::<true>`, then std for the rest, as `text::push_utf16_any` does with its
+    /// own loop: the units, or `None` if the bytes are invalid. Checks that `convert`'s
+    /// validity is std's, and its units too.
+    fn checked_units(bytes: &[u8]) -> Option<Vec<u16>> {
+        let n = bytes.len();
+        let mut out: Vec<u16> = Vec::with_capacity(n + 16);
+        // SAFETY: `bytes` are readable and `out` has room for `n + 16` units.
+        let (read, wrote, valid) = unsafe { convert::<true>(bytes.as_ptr(), n, out.as_mut_ptr()) };
+        // SAFETY: `convert` initialised `wrote` units.
+        unsafe { out.set_len(wrote) };
+        assert!(n < 16 || n - read < 16, "{read} of {n}");
+        let std = std::str::from_utf8(bytes);
+        assert_eq!(valid, std.is_ok(), "{bytes:x?}");
+        let std = std.ok()?;
+        out.extend(std[read..].encode_utf16());
+        assert_eq!(out, std.encode_utf16().collect::<Vec<_>>(), "{bytes:x?}");
+        Some(out)
+    }
+
+    #[test]
+    fn validates_like_std_every_pair_and_many_triples_at_each_step_position() {
+        if !available() {
+            return;
+        }
+        // Each short sequence after non-ASCII text of several lengths (so it lands at
+        // every place in a step, before, across and after a step's 16 bytes, and in the
+        // caller's rest), and the same followed by more text.
+        let spread: Vec<u8> = (0..=255u8)
+            .step_by(7)
+            .chain([
+                0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5,
+            ])
+            .collect();
+        let mut seqs: Vec<Vec<u8>> = Vec::new();
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                seqs.push(vec![a, b]);
+            }
+        }
+        for &a in &spread {
+            for &b in &spread {
+                for &c in &spread {
+                    seqs.push(vec![a, b, c]);
+                }
+            }
+        }
+        let before = "Łódź ëë 李小龍 Ñuño, ";
+        for seq in &seqs {
+            for pad in [0usize, 11, 12, 13, 15, 16, 17, 24] {
+                let mut bytes = before.as_bytes()[..pad].to_vec();
+                if std::str::from_utf8(&bytes).is_err() {
+                    continue;
+                }
+                bytes.extend_from_slice(seq);
+                if bytes.len() < 16 {
+                    bytes.extend_from_slice("é".repeat(8).as_bytes());
+                }
+                checked_units(&bytes);
+                bytes.extend_from_slice("Привет, 数学者 🚀".as_bytes());
+                checked_units(&bytes);
+            }
+        }
+    }
+
+    #[test]
+    fn validates_like_std_every_cut_and_insertion_of_real_text() {
+        if !available() {
+            return;
+        }
+        let text =
+            "Zoë Łukasz 李小龍 🚀 Ñuño Программистка 数学者 Αναλυτική ✓ 🌍 \u{10FFFF}\u{FFFD} z";
+        let bytes = text.as_bytes();
+        for start in 0..bytes.len() {
+            for end in start..=bytes.len() {
+                checked_units(&bytes[start..end]);
+            }
+        }
+        // Surrogates, overlong forms, values above U+10FFFF, stray and missing bytes, at
+        // every position of a prefix.
+        let bad: [&[u8]; 9] = [
+            &[0xed, 0xa0, 0x80],
+            &[0xc0, 0x80],
+            &[0xc1, 0xbf],
+            &[0xe0, 0x9f, 0xbf],
+            &[0xf0, 0x8f, 0xbf, 0xbf],
+            &[0xf4, 0x90, 0x80, 0x80],
+            &[0xff],
+            &[0x80],
+            &[0xe4, 0xb8],
+        ];
+        for bad in bad {
+            for at in 0..48 {
+                let mut b = bytes[..48].to_vec();
+                b.splice(at..at, bad.iter().copied());
+                checked_units(&b);
+            }
+        }
     }
 
     #[test]
