@@ -394,11 +394,7 @@ impl TextBuffer {
 
     /// A non-ASCII string of a split message.
     fn push_split(&mut self, bytes: &[u8], offset: usize) -> Result<f64> {
-        let checked = match validate_whole(bytes) {
-            Some(false) => return Err(Error::malformed(offset, Fault::BadUtf8)),
-            Some(true) => false,
-            None => true,
-        };
+        let checked = validate_up_front(bytes, offset)?;
         // A char above U+00FF has a lead byte of at least 0xC4; without one, every char fits
         // a byte, or the bytes are malformed (where the Latin-1 copy stops early).
         if !has_wide_lead(bytes) {
@@ -492,11 +488,7 @@ impl TextBuffer {
     /// U+00FF; returns the number of UTF-16 units appended.
     #[inline(always)]
     fn push_non_ascii(&mut self, bytes: &[u8], offset: usize) -> Result<usize> {
-        let checked = match validate_whole(bytes) {
-            Some(false) => return Err(Error::malformed(offset, Fault::BadUtf8)),
-            Some(true) => false,
-            None => true,
-        };
+        let checked = validate_up_front(bytes, offset)?;
         let before = self.len();
         let mut rest = bytes;
         if !self.wide {
@@ -577,23 +569,26 @@ fn has_wide_lead(bytes: &[u8]) -> bool {
     blocks.remainder().iter().any(|&b| b >= 0xc4)
 }
 
-/// Validates a non-ASCII string whole before it is transcoded, when that pays: `None`
-/// when it is checked while it is transcoded instead, else whether it is valid UTF-8.
-/// With SSSE3, every string is checked while transcoded (`utf16_simd::convert::<true>`
+/// Validates a non-ASCII string whole before it is transcoded, when that pays; returns
+/// whether it is still to be checked while it is transcoded (`checked`), or the error
+/// (`offset` locates `bytes` in the input). With SSSE3, every string is checked while transcoded (`utf16_simd::convert::<true>`
 /// from 16 bytes, the scalar loop below that): a separate pass by simdutf8 had been 8% of
 /// a unicodePerson decode. Elsewhere, strings from 64 bytes are validated by simdutf8
 /// first, whose SIMD pays from there (below, it calls `std::str::from_utf8`), and
 /// shorter ones are checked by the scalar loop.
 #[inline(always)]
-fn validate_whole(bytes: &[u8]) -> Option<bool> {
+fn validate_up_front(bytes: &[u8], offset: usize) -> Result<bool> {
     #[cfg(target_arch = "x86_64")]
     if utf16_simd::available() {
-        return None;
+        return Ok(true);
     }
     if bytes.len() < 64 {
-        return None;
+        return Ok(true);
     }
-    Some(simdutf8::basic::from_utf8(bytes).is_ok())
+    if simdutf8::basic::from_utf8(bytes).is_err() {
+        return Err(Error::malformed(offset, Fault::BadUtf8));
+    }
+    Ok(false)
 }
 
 /// A continuation byte: 10xxxxxx.

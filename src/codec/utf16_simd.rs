@@ -232,6 +232,13 @@ static TAIL: [u8; 32] = {
     t
 };
 
+/// The most each of a block's last 16 bytes may be when the input ends there: anything
+/// for the first 13, and below a 4-, 3- and 2-byte lead for the last three (a saturating
+/// subtraction of these leaves non-zero exactly the leads cut off by the end).
+static LAST_MAX: [u8; 16] = [
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xef, 0xdf, 0xbf,
+];
+
 /// Whether `convert` can run here (SSSE3, checked once by std and cached).
 #[inline(always)]
 pub fn available() -> bool {
@@ -308,12 +315,20 @@ pub unsafe fn convert<const CHECK: bool>(
         // transcoder's chain of dependent loads, then the rest after the loop.
         let mut checked = 0;
         let mut prev = _mm_setzero_si128();
+        // Checks the next whole block, if there is one; false if there is none.
+        let mut check_next = || {
+            if checked + 16 > n {
+                return false;
+            }
+            let block = _mm_loadu_si128(src.add(checked) as *const __m128i);
+            error = _mm_or_si128(error, check(block, prev));
+            prev = block;
+            checked += 16;
+            true
+        };
         while i + 16 <= n {
-            if CHECK && checked + 16 <= n {
-                let block = _mm_loadu_si128(src.add(checked) as *const __m128i);
-                error = _mm_or_si128(error, check(block, prev));
-                prev = block;
-                checked += 16;
+            if CHECK {
+                check_next();
             }
             let v = _mm_loadu_si128(src.add(i) as *const __m128i);
             let high = _mm_movemask_epi8(v) as u32;
@@ -358,12 +373,7 @@ pub unsafe fn convert<const CHECK: bool>(
             i += consumed as usize;
         }
         if CHECK {
-            while checked + 16 <= n {
-                let block = _mm_loadu_si128(src.add(checked) as *const __m128i);
-                error = _mm_or_si128(error, check(block, prev));
-                prev = block;
-                checked += 16;
-            }
+            while check_next() {}
             if checked < n {
                 // The last bytes, zero-padded: a char cut off by the end meets a zero.
                 let block = if n >= 16 {
@@ -383,24 +393,7 @@ pub unsafe fn convert<const CHECK: bool>(
             } else {
                 // The input ends at a block's end: its last 3 bytes must not start a char
                 // longer than what is left.
-                let max = _mm_setr_epi8(
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    -1,
-                    (0xf0u8 - 1) as i8,
-                    (0xe0u8 - 1) as i8,
-                    (0xc0u8 - 1) as i8,
-                );
+                let max = _mm_loadu_si128(LAST_MAX.as_ptr() as *const __m128i);
                 error = _mm_or_si128(error, _mm_subs_epu8(prev, max));
             }
         }
