@@ -565,6 +565,24 @@ describe('strings and byte arrays from every source', () => {
       },
     );
 
+    test(`messages just under and over the size where text splits decode right (${mode.name} marshaller)`, () => {
+      // From SPLIT_TEXT_MIN_INPUT (4096) input bytes, Latin-1 and wide strings come in two
+      // texts, and a generated decode reads negative slots; below it, one text and a plain
+      // body (lib/codegen.js, plainTake). Each size here is hit exactly.
+      const codec = compileMode(t.object({ n: t.uint32(), tags: t.array(t.string()), last: t.string() }), mode);
+      for (let size = 4088; size <= 4104; size++) {
+        for (const [first, unit] of [['', '李'], ['ab', '李'], ['é', '🚀'], ['xy', 'é']]) {
+          // `last` is wide too (one wide char, then ASCII to make up the size): with an
+          // empty `first`, the message has no Latin-1 string at all.
+          const value = { n: 1, tags: [first, unit.repeat(600)], last: unit };
+          while (codec.encode(value).length < size) value.last += 'z';
+          const bytes = codec.encode(value);
+          assert.equal(bytes.length, size);
+          assert.deepStrictEqual(codec.decode(bytes), value, `${size} bytes, ${JSON.stringify(first)} and ${unit}`);
+        }
+      }
+    });
+
     test(`rope, sliced and multi-megabyte strings round-trip (${mode.name} marshaller)`, () => {
       const codec = compileMode(t.string(), mode);
       let rope = '';

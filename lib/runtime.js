@@ -24,6 +24,13 @@ const SET_INPUT = 255;
 // KEEP_TAPE_SLOTS in src/binding/mod.rs.
 const KEEP_TAPE_SLOTS = 1 << 18;
 
+// Below this many input bytes a message's text is one string, whatever its strings (no
+// wide text of its own, no chunks, no negative tape slots), so a generated decode takes
+// its plain body (lib/codegen.js, `plainTake`). Same value as SPLIT_TEXT_MIN_INPUT in
+// src/engine.rs; a larger one here would read split text as plain (types.test.js tests
+// the boundary).
+const SPLIT_TEXT_MIN_INPUT = 4096;
+
 // An encode's strings are appended to one string S, which the native side reads in one
 // call. Past this many UTF-16 units, S is cut (`cutText`) and a new S starts: V8 flattens
 // a concatenated string to read it, and a flat string over 128 KiB is made in
@@ -506,6 +513,7 @@ module.exports = {
   native,
   state,
   SMALL_INPUT,
+  SPLIT_TEXT_MIN_INPUT,
   SET_INPUT,
   typedArraySet,
   KEEP_TAPE_SLOTS,

@@ -231,7 +231,8 @@ fn entry_path(err: Error, keys: Keys, i: u32, part: u32) -> Error {
 /// From this many input bytes, a message's Latin-1 and wide strings are kept in two texts
 /// (`TextBuffer::start`): below it, widening a small message's text costs less than the
 /// second string and the property that carries it to JS. (The N-API layer splits only the
-/// texts of schemas whose strings are not a fixed few: src/binding/mod.rs.)
+/// texts of schemas whose strings are not a fixed few: src/binding/mod.rs.) lib/runtime.js
+/// has the same value: generated decodes of smaller inputs read their text as one string.
 pub const SPLIT_TEXT_MIN_INPUT: usize = 4096;
 
 /// Decodes one whole message from `input` into `tape` and `text` (`text` is cleared
