@@ -329,10 +329,10 @@ class Generator {
    * The statements that decode `d` from an input of under SPLIT_TEXT_MIN_INPUT bytes, whose
    * text is always one string (no wide text of its own, no chunks, no negative slots;
    * src/engine.rs): string slots are plain slices and objects literals, without the tests
-   * for the other cases (`text`, `construct`). nestedEvent decode, in-process A/B over 8 and 12 processes
-   * against the one body: 0.963x and 0.973x of the time; batch100, citm_catalog and twitter
-   * level (1.008x, 0.990x, 0.980x). A schema with helpers (split) or hand-offs (`handsOff`)
-   * keeps the one body, whose helpers read the general cursors.
+   * for the other cases (`text`, `construct`). nestedEvent decode against the one body
+   * (in-process A/B, 8 to 12 processes): 0.96x-0.97x of the time; batch100, citm_catalog,
+   * twitter and github_events level (docs/DESIGN.md). A schema with helpers (split) or
+   * hand-offs (`handsOff`) keeps the one body, whose helpers read the general cursors.
    */
   plainTake(d) {
     const dec = this.dec;
