@@ -571,11 +571,11 @@ fn has_wide_lead(bytes: &[u8]) -> bool {
 
 /// Validates a non-ASCII string whole before it is transcoded, when that pays; returns
 /// whether it is still to be checked while it is transcoded (`checked`), or the error
-/// (`offset` locates `bytes` in the input). With SSSE3, every string is checked while transcoded (`utf16_simd::convert::<true>`
-/// from 16 bytes, the scalar loop below that): a separate pass by simdutf8 had been 8% of
-/// a unicodePerson decode. Elsewhere, strings from 64 bytes are validated by simdutf8
-/// first, whose SIMD pays from there (below, it calls `std::str::from_utf8`), and
-/// shorter ones are checked by the scalar loop.
+/// (`offset` locates `bytes` in the input). With SSSE3, every string is checked while
+/// transcoded (`utf16_simd::convert::<true>` from 16 bytes, the scalar loop below that):
+/// a separate pass by simdutf8 had been 8% of a unicodePerson decode. Elsewhere, strings
+/// from 64 bytes are validated by simdutf8 first, whose SIMD pays from there (below, it
+/// calls `std::str::from_utf8`), and shorter ones are checked by the scalar loop.
 #[inline(always)]
 fn validate_up_front(bytes: &[u8], offset: usize) -> Result<bool> {
     #[cfg(target_arch = "x86_64")]
