@@ -372,7 +372,7 @@ describe('decode errors', () => {
       code: 'ERR_SHORN_LIMIT',
       offset: 0,
       path: '$',
-      message: 'string length 3 at offset 0 ($) is over the limit of 2',
+      message: 'string length 3 at offset 0 ($) is over the limit of 2 (maxStringBytes)',
     },
     {
       name: 'an array over maxArrayLength, nested',
@@ -382,7 +382,39 @@ describe('decode errors', () => {
       code: 'ERR_SHORN_LIMIT',
       offset: 0,
       path: '$.list',
-      message: 'array length 3 at offset 0 ($.list) is over the limit of 2',
+      message: 'item count 3 at offset 0 ($.list) is over the limit of 2 (maxArrayLength)',
+    },
+    {
+      // The limit is maxArrayLength for every count, and the message says "item count"
+      // (it said "array length" of a record's or a map's count) and names the option.
+      name: 'a record over maxArrayLength',
+      schema: t.record(t.uint8()),
+      options: { maxArrayLength: 2 },
+      hex: '03016101016202016303',
+      code: 'ERR_SHORN_LIMIT',
+      offset: 0,
+      path: '$',
+      message: 'item count 3 at offset 0 ($) is over the limit of 2 (maxArrayLength)',
+    },
+    {
+      name: 'a map over maxArrayLength',
+      schema: t.object({ m: t.map(t.string(), t.uint8()) }),
+      options: { maxArrayLength: 2 },
+      hex: '03016101016202016303',
+      code: 'ERR_SHORN_LIMIT',
+      offset: 0,
+      path: '$.m',
+      message: 'item count 3 at offset 0 ($.m) is over the limit of 2 (maxArrayLength)',
+    },
+    {
+      name: 'bytes over maxBytesLength',
+      schema: t.bytes(),
+      options: { maxBytesLength: 2 },
+      hex: '03010203',
+      code: 'ERR_SHORN_LIMIT',
+      offset: 0,
+      path: '$',
+      message: 'bytes length 3 at offset 0 ($) is over the limit of 2 (maxBytesLength)',
     },
     {
       name: 'bytes over maxBytesLength in an array item',
@@ -410,7 +442,7 @@ describe('decode errors', () => {
       code: 'ERR_SHORN_LIMIT',
       offset: 0,
       path: '$',
-      message: 'string length 2 at offset 0 ($) is over the limit of 1',
+      message: 'string length 2 at offset 0 ($) is over the limit of 1 (maxStringBytes)',
     },
     {
       name: 'a non-empty string when maxStringBytes is 0',

@@ -56,6 +56,7 @@ for (const mode of MODES) {
         code: 'ERR_SHORN_LIMIT',
         offset: 40,
         path: `$${'.kids[0]'.repeat(20)}`,
+        message: `nesting depth 21 at offset 40 ($${'.kids[0]'.repeat(20)}) is over the limit of 20 (maxDepth)`,
       });
     });
 

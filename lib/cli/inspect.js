@@ -25,7 +25,7 @@ const DEFAULT_LIMITS = {
   maxDepth: 128,
 };
 const LIMIT_OF = { string: 'maxStringBytes', bytes: 'maxBytesLength', array: 'maxArrayLength' };
-const LIMIT_NAME = { string: 'string length', bytes: 'bytes length', array: 'array length' };
+const LIMIT_NAME = { string: 'string length', bytes: 'bytes length', array: 'item count' };
 
 // A fatal decoder: invalid UTF-8, encoded surrogates and overlong forms throw, as the
 // native decoder rejects them; ignoreBOM keeps a leading U+FEFF as the character it is.
@@ -129,8 +129,9 @@ class Inspector {
     return walkError('ERR_SHORN_MALFORMED', at, this.path(), `malformed input at offset ${at} (${this.path()}): ${what}`);
   }
 
-  limit(at, what, declared, limit) {
-    return walkError('ERR_SHORN_LIMIT', at, this.path(), `${what} ${declared} at offset ${at} (${this.path()}) is over the limit of ${limit}`);
+  // As src/codec/error.rs words it: the option that sets the limit last.
+  limit(at, what, declared, limit, option) {
+    return walkError('ERR_SHORN_LIMIT', at, this.path(), `${what} ${declared} at offset ${at} (${this.path()}) is over the limit of ${limit} (${option})`);
   }
 
   /**
@@ -220,7 +221,7 @@ class Inspector {
     const at = this.pos;
     const n = this.varint();
     const limit = this.limits[LIMIT_OF[kind]];
-    if (n > limit) throw this.limit(at, LIMIT_NAME[kind], n, limit);
+    if (n > limit) throw this.limit(at, LIMIT_NAME[kind], n, limit, LIMIT_OF[kind]);
     return n;
   }
 
@@ -234,7 +235,7 @@ class Inspector {
 
   /** One level deeper (a recursive type, a json array or object) at `at`. */
   enter(at) {
-    if (this.depth >= this.limits.maxDepth) throw this.limit(at, 'nesting depth', this.depth + 1, this.limits.maxDepth);
+    if (this.depth >= this.limits.maxDepth) throw this.limit(at, 'nesting depth', this.depth + 1, this.limits.maxDepth, 'maxDepth');
     this.depth++;
   }
 

@@ -438,12 +438,27 @@ impl fmt::Display for Violation {
     }
 }
 
+impl LimitKind {
+    /// The `compile` option that sets this limit, if one does (the longest JS string is
+    /// the engine's).
+    pub fn option(&self) -> Option<&'static str> {
+        match self {
+            LimitKind::StringBytes => Some("maxStringBytes"),
+            LimitKind::BytesLength => Some("maxBytesLength"),
+            LimitKind::ArrayLength => Some("maxArrayLength"),
+            LimitKind::TotalText => None,
+            LimitKind::Depth => Some("maxDepth"),
+            LimitKind::DecodedSize => Some("maxDecodedBytes"),
+        }
+    }
+}
+
 impl fmt::Display for LimitKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             LimitKind::StringBytes => "string length",
             LimitKind::BytesLength => "bytes length",
-            LimitKind::ArrayLength => "array length",
+            LimitKind::ArrayLength => "item count",
             LimitKind::TotalText => "decoded text length",
             LimitKind::Depth => "nesting depth",
             LimitKind::DecodedSize => "decoded size",
@@ -495,10 +510,16 @@ impl fmt::Display for Error {
                 what,
                 declared,
                 limit,
-            } => write!(
-                f,
-                "{what} {declared} at offset {offset} ({path}) is over the limit of {limit}"
-            ),
+            } => {
+                write!(
+                    f,
+                    "{what} {declared} at offset {offset} ({path}) is over the limit of {limit}"
+                )?;
+                match what.option() {
+                    Some(option) => write!(f, " ({option})"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
