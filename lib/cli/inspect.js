@@ -129,7 +129,7 @@ class Inspector {
     return walkError('ERR_SHORN_MALFORMED', at, this.path(), `malformed input at offset ${at} (${this.path()}): ${what}`);
   }
 
-  // As src/codec/error.rs words it: the option that sets the limit last.
+  // Worded as src/codec/error.rs words it, ending with the option that sets the limit.
   limit(at, what, declared, limit, option) {
     return walkError('ERR_SHORN_LIMIT', at, this.path(), `${what} ${declared} at offset ${at} (${this.path()}) is over the limit of ${limit} (${option})`);
   }
