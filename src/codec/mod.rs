@@ -9,6 +9,8 @@ pub mod reader;
 pub mod tape;
 pub mod text;
 #[cfg(target_arch = "x86_64")]
+mod utf16_avx512;
+#[cfg(target_arch = "x86_64")]
 mod utf16_simd;
 pub mod varint;
 pub mod writer;

@@ -6,6 +6,8 @@ use std::ops::Range;
 
 use super::error::{Error, ErrorKind, Fault, Result};
 #[cfg(target_arch = "x86_64")]
+use super::utf16_avx512;
+#[cfg(target_arch = "x86_64")]
 use super::utf16_simd;
 use super::varint::{varint_len, write_varint, MAX_VARINT_LEN};
 use super::writer::Writer;
@@ -572,7 +574,8 @@ fn has_wide_lead(bytes: &[u8]) -> bool {
 /// Validates a non-ASCII string whole before it is transcoded, when that pays; returns
 /// whether it is still to be checked while it is transcoded (`checked`), or the error
 /// (`offset` locates `bytes` in the input). With SSSE3, every string is checked while
-/// transcoded (`utf16_simd::convert::<true>` from 16 bytes, the scalar loop below that):
+/// transcoded (`utf16_avx512::convert::<true>` or `utf16_simd::convert::<true>` from 16
+/// bytes, the scalar loop below that):
 /// a separate pass by simdutf8 had been 8% of a unicodePerson decode. Elsewhere, strings
 /// from 64 bytes are validated by simdutf8 first, whose SIMD pays from there (below, it
 /// calls `std::str::from_utf8`), and shorter ones are checked by the scalar loop.
@@ -605,9 +608,30 @@ fn cont(b: u8) -> bool {
 /// 1723 plain, 1906 with runs).
 const RUNS_MIN_BYTES: usize = 256;
 
-/// `push_utf16` of the right kind for `bytes`.
+/// `push_utf16` of the right kind for `bytes`: from 16 bytes, the AVX-512 transcoder where
+/// the CPU has it (all of the string), else the SSSE3 one (all but the last 15 bytes or
+/// fewer, which the plain loop does); shorter strings and other CPUs, the plain loop.
 #[inline]
 fn push_utf16_any(out: &mut Vec<u16>, bytes: &[u8], checked: bool) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() >= 16 && utf16_avx512::available() {
+        out.reserve(bytes.len());
+        let start = out.len();
+        let (src, n, dst) = (bytes.as_ptr(), bytes.len(), out.as_mut_ptr());
+        // SAFETY: `bytes` are readable, and were validated as UTF-8 when `checked` is
+        // false; `out` has room for `bytes.len()` more units; `available()` found the CPU
+        // features.
+        let (wrote, valid) = unsafe {
+            if checked {
+                utf16_avx512::convert::<true>(src, n, dst.add(start))
+            } else {
+                utf16_avx512::convert::<false>(src, n, dst.add(start))
+            }
+        };
+        // SAFETY: `convert` initialised `wrote` units after `start`.
+        unsafe { out.set_len(start + wrote) };
+        return valid;
+    }
     #[cfg(target_arch = "x86_64")]
     if bytes.len() >= 16 && utf16_simd::available() {
         out.reserve(bytes.len());

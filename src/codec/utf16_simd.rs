@@ -161,7 +161,7 @@ const TWO_CONTS: u8 = 1 << 7; // 10______ 10______
 const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
 
 /// Error bits by the first byte's high nibble.
-const BYTE_1_HIGH: [u8; 16] = [
+pub(super) const BYTE_1_HIGH: [u8; 16] = [
     TOO_LONG,
     TOO_LONG,
     TOO_LONG,
@@ -181,7 +181,7 @@ const BYTE_1_HIGH: [u8; 16] = [
 ];
 
 /// Error bits by the first byte's low nibble.
-const BYTE_1_LOW: [u8; 16] = [
+pub(super) const BYTE_1_LOW: [u8; 16] = [
     CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
     CARRY | OVERLONG_2,
     CARRY,
@@ -201,7 +201,7 @@ const BYTE_1_LOW: [u8; 16] = [
 ];
 
 /// Error bits by the second byte's high nibble.
-const BYTE_2_HIGH: [u8; 16] = [
+pub(super) const BYTE_2_HIGH: [u8; 16] = [
     TOO_SHORT,
     TOO_SHORT,
     TOO_SHORT,
