@@ -827,6 +827,41 @@ mod tests {
     }
 
     #[test]
+    fn strings_whose_bytes_outgrow_their_length_prefix_encode_like_std() {
+        // ASCII then wide chars and the reverse, so that the UTF-8 length needs a longer
+        // varint than the unit count; and lone surrogates after ASCII prefixes of every
+        // length, found at their index.
+        let mut cases: Vec<String> = Vec::new();
+        for m in 0..140 {
+            for j in [0, 1, 2, 5, 20, 50] {
+                cases.push(format!("{}{}", "a".repeat(m), "数".repeat(j)));
+                cases.push(format!("{}{}a", "数".repeat(j), "a".repeat(m)));
+            }
+        }
+        cases.push(format!("{}{}", "a".repeat(16_000), "数".repeat(300)));
+        cases.push(format!("{}🚀{}", "a".repeat(16_383), "b".repeat(40)));
+        for s in &cases {
+            let mut prefix = [0u8; MAX_VARINT_LEN];
+            let used = write_varint(&mut prefix, s.len() as u32);
+            let mut expected = prefix[..used].to_vec();
+            expected.extend_from_slice(s.as_bytes());
+            assert_eq!(encoded(&units(s)).unwrap(), expected, "{} bytes", s.len());
+        }
+        for m in 0..100 {
+            for tail in [0usize, 1, 40] {
+                let mut u = units(&"a".repeat(m));
+                u.push(0xdc00);
+                u.extend(units(&"é".repeat(tail)));
+                assert_eq!(
+                    encoded(&u).unwrap_err().kind(),
+                    &ErrorKind::LoneSurrogate { unit: m },
+                    "{m} {tail}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_code_point_in_a_short_string_encodes_like_std() {
         // Each char between ASCII neighbours and beside a char of every other length, so
         // every length follows every other in the short strings' loop.
