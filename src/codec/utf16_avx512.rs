@@ -213,10 +213,11 @@ pub unsafe fn convert<const CHECK: bool>(src: *const u8, n: usize, dst: *mut u16
             if last + 16 <= consumed {
                 consumed = last;
             }
-            let within = low(consumed);
-            let ends = ((leads >> 1) | (1u64 << (consumed - 1))) & within;
-            let chars = ends.count_ones() as usize;
+            // Bit k: byte k ends a char. All of the window's are listed (those past
+            // `consumed` are not read), so that the list does not wait for `consumed`.
+            let ends = ((leads >> 1) | (1u64 << (w - 1))) & loaded;
             let positions = _mm512_maskz_compress_epi8(ends, iota);
+            let chars = (ends & low(consumed)).count_ones() as usize;
             let mut select = spread;
             let mut g = 0;
             while g < chars {
