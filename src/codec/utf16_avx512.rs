@@ -34,7 +34,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 /// 0: not yet known; 1: no; 2: yes.
 static AVAILABLE: AtomicU8 = AtomicU8::new(0);
 
-/// Whether `convert` can run here: AVX-512 F, BW, VBMI and VBMI2, and BMI2 (checked once).
+/// Whether `convert` can run here: AVX-512 F, BW, VL, VBMI and VBMI2, BMI1 and 2, LZCNT
+/// and POPCNT (checked once).
 /// `SHORN_NO_AVX512=1` in the environment at the first call turns it off, so that the
 /// SSSE3 path can be tested and measured on a machine with AVX-512 (CI runs one of its
 /// Node test suites and a fuzz run so).
@@ -62,6 +63,7 @@ fn cpu_has() -> bool {
         && std::arch::is_x86_feature_detected!("avx512vl")
         && std::arch::is_x86_feature_detected!("avx512vbmi")
         && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        && std::arch::is_x86_feature_detected!("bmi1")
         && std::arch::is_x86_feature_detected!("bmi2")
         && std::arch::is_x86_feature_detected!("lzcnt")
         && std::arch::is_x86_feature_detected!("popcnt")
