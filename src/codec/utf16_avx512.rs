@@ -165,7 +165,10 @@ pub unsafe fn convert<const CHECK: bool>(src: *const u8, n: usize, dst: *mut u16
                 let hi = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(v));
                 let keep = low(k);
                 _mm512_mask_storeu_epi16(dst.add(o) as *mut i16, keep as u32, lo);
-                _mm512_mask_storeu_epi16(dst.add(o + 32) as *mut i16, (keep >> 32) as u32, hi);
+                // `wrapping_add`: with 32 units or fewer to store, `o + 32` may be past
+                // `dst`'s room, and the store under a zero mask writes nothing there.
+                let upper = dst.wrapping_add(o + 32) as *mut i16;
+                _mm512_mask_storeu_epi16(upper, (keep >> 32) as u32, hi);
                 i += k;
                 o += k;
                 continue;
