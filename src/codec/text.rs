@@ -614,42 +614,26 @@ const RUNS_MIN_BYTES: usize = 256;
 #[inline]
 fn push_utf16_any(out: &mut Vec<u16>, bytes: &[u8], checked: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if bytes.len() >= 16 && utf16_avx512::available() {
-        out.reserve(bytes.len());
-        let start = out.len();
-        let (src, n, dst) = (bytes.as_ptr(), bytes.len(), out.as_mut_ptr());
-        // SAFETY: `bytes` are readable, and were validated as UTF-8 when `checked` is
-        // false; `out` has room for `bytes.len()` more units; `available()` found the CPU
-        // features.
-        let (wrote, valid) = unsafe {
-            if checked {
-                utf16_avx512::convert::<true>(src, n, dst.add(start))
-            } else {
-                utf16_avx512::convert::<false>(src, n, dst.add(start))
-            }
-        };
-        // SAFETY: `convert` initialised `wrote` units after `start`.
-        unsafe { out.set_len(start + wrote) };
-        return valid;
-    }
-    #[cfg(target_arch = "x86_64")]
     if bytes.len() >= 16 && utf16_simd::available() {
         out.reserve(bytes.len());
         let start = out.len();
         let (src, n, dst) = (bytes.as_ptr(), bytes.len(), out.as_mut_ptr());
         // SAFETY: `bytes` are readable, and were validated as UTF-8 when `checked` is
-        // false; `out` has room for `bytes.len()` more units; `available()` found SSSE3.
+        // false; `out` has room for `bytes.len()` more units; `available()` found SSSE3,
+        // and `utf16_avx512::available()` its own features.
         let (read, wrote, valid) = unsafe {
-            if checked {
-                utf16_simd::convert::<true>(src, n, dst.add(start))
-            } else {
-                utf16_simd::convert::<false>(src, n, dst.add(start))
+            match (utf16_avx512::available(), checked) {
+                (true, true) => utf16_avx512::convert::<true>(src, n, dst.add(start)),
+                (true, false) => utf16_avx512::convert::<false>(src, n, dst.add(start)),
+                (false, true) => utf16_simd::convert::<true>(src, n, dst.add(start)),
+                (false, false) => utf16_simd::convert::<false>(src, n, dst.add(start)),
             }
         };
         // SAFETY: `convert` initialised `wrote` units after `start`.
         unsafe { out.set_len(start + wrote) };
-        // The rest (under 16 bytes, from a char boundary) by the plain loop.
-        return valid && push_utf16::<false, false>(out, &bytes[read..]);
+        // The rest (with SSSE3, under 16 bytes from a char boundary; none with AVX-512)
+        // by the plain loop.
+        return valid && (read == n || push_utf16::<false, false>(out, &bytes[read..]));
     }
     match (checked, bytes.len() >= RUNS_MIN_BYTES) {
         (true, false) => push_utf16::<true, false>(out, bytes),

@@ -79,9 +79,10 @@ fn low(k: usize) -> u64 {
     }
 }
 
-/// Transcodes all of `src[..n]` to `dst`; returns (units written, valid). With `CHECK`,
-/// `valid` says whether `src[..n]` is valid UTF-8 (the units are wrong, and fewer, where
-/// it is not); without it, the caller has validated `src[..n]` and `valid` is true.
+/// Transcodes all of `src[..n]` to `dst`; returns (bytes read, units written, valid), as
+/// `utf16_simd::convert` does, the bytes read always `n`. With `CHECK`, `valid` says
+/// whether `src[..n]` is valid UTF-8 (the units are wrong, and fewer, where it is not);
+/// without it, the caller has validated `src[..n]` and `valid` is true.
 ///
 /// # Safety
 ///
@@ -90,7 +91,11 @@ fn low(k: usize) -> u64 {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
 )]
-pub unsafe fn convert<const CHECK: bool>(src: *const u8, n: usize, dst: *mut u16) -> (usize, bool) {
+pub unsafe fn convert<const CHECK: bool>(
+    src: *const u8,
+    n: usize,
+    dst: *mut u16,
+) -> (usize, usize, bool) {
     let mut i = 0;
     let mut o = 0;
     let mut error = _mm512_setzero_si512();
@@ -277,7 +282,7 @@ pub unsafe fn convert<const CHECK: bool>(src: *const u8, n: usize, dst: *mut u16
             }
             i += consumed;
         }
-        (o, !CHECK || _mm512_test_epi8_mask(error, error) == 0)
+        (n, o, !CHECK || _mm512_test_epi8_mask(error, error) == 0)
     }
 }
 
@@ -293,8 +298,9 @@ mod tests {
         }
         let mut out = vec![0u16; bytes.len()];
         // SAFETY: `bytes` is readable; `out` has `bytes.len()` units; `cpu_has()`.
-        let (wrote, valid) =
+        let (read, wrote, valid) =
             unsafe { convert::<true>(bytes.as_ptr(), bytes.len(), out.as_mut_ptr()) };
+        assert_eq!(read, bytes.len(), "reads all of its input");
         out.truncate(wrote);
         Some(valid.then_some(out))
     }
@@ -311,9 +317,10 @@ mod tests {
         if let Some(want) = want {
             let mut out = vec![0u16; bytes.len()];
             // SAFETY: as above; the bytes are valid UTF-8.
-            let (wrote, valid) =
+            let (read, wrote, valid) =
                 unsafe { convert::<false>(bytes.as_ptr(), bytes.len(), out.as_mut_ptr()) };
             assert!(valid);
+            assert_eq!(read, bytes.len(), "reads all of its input");
             out.truncate(wrote);
             assert_eq!(out, want, "{bytes:02x?}");
         }
