@@ -18,8 +18,11 @@
 //! 3. The chars' last bytes (a byte followed by a lead) are compressed into a list of
 //!    positions (`vpcompressb` of 0..63). For 16 chars at a time, a byte permute
 //!    (`vpermb`) gathers each char's last four bytes into a 32-bit lane, last byte
-//!    lowest; the lane's length is where its lead is; two multiply-adds join the 6-bit
-//!    groups, and a mask by length keeps the char's own bits.
+//!    lowest. The char's own bytes are its last and those above it up to its lead (the
+//!    first byte that is not a continuation byte: a scalar add on the 64-bit mask of
+//!    continuation bytes finds them all); a second `vpermb`, indexed by each byte's top
+//!    six bits, gives each own byte's payload mask (zero for the others), and two
+//!    multiply-adds join the masked bytes into the char.
 //! 4. A char above U+FFFF becomes a surrogate pair in its lane's two 16-bit halves, and a
 //!    compress of 16-bit units (`vpcompressw`) drops the other lanes' high halves; with
 //!    no such char, a permute packs the lanes' low halves. A masked store writes them.
@@ -129,7 +132,6 @@ pub unsafe fn convert<const CHECK: bool>(
         let sixteen = _mm512_set1_epi8(16);
         let cont_bits = _mm512_set1_epi8(0xc0u8 as i8);
         let cont_tag = _mm512_set1_epi8(0x80u8 as i8);
-        let low6 = _mm512_set1_epi8(0x3f);
         let join6 = _mm512_set1_epi16(0x4001);
         let join12 = _mm512_set1_epi32(0x1000_0001);
         let one = _mm512_set1_epi8(1);
@@ -156,6 +158,19 @@ pub unsafe fn convert<const CHECK: bool>(
         let third = _mm512_set1_epi8((0xe0u8 - 0x80) as i8);
         let fourth = _mm512_set1_epi8((0xf0u8 - 0x80) as i8);
         let high_bit = _mm512_set1_epi8(-128);
+        let cont_max = _mm512_set1_epi8(-64);
+        // The payload mask of a byte, by its top six bits: ASCII 0x7f, a continuation byte
+        // 0x3f, a lead of two, three or four bytes 0x1f, 0x0f, 0x07.
+        let payload = _mm512_set_epi64(
+            0x0707_0707_0f0f_0f0f,
+            0x1f1f_1f1f_1f1f_1f1f,
+            0x3f3f_3f3f_3f3f_3f3f,
+            0x3f3f_3f3f_3f3f_3f3f,
+            0x7f7f_7f7f_7f7f_7f7f,
+            0x7f7f_7f7f_7f7f_7f7f,
+            0x7f7f_7f7f_7f7f_7f7f,
+            0x7f7f_7f7f_7f7f_7f7f,
+        );
         while i < n {
             let rem = n - i;
             let w = rem.min(64);
@@ -235,24 +250,18 @@ pub unsafe fn convert<const CHECK: bool>(
                 let at = _mm512_sub_epi8(_mm512_permutexvar_epi8(select, positions), back);
                 select = _mm512_add_epi8(select, sixteen);
                 let x = _mm512_permutexvar_epi8(at, v);
-                let ascii = _mm512_testn_epi32_mask(x, _mm512_set1_epi32(0x80));
-                let lead1 = _mm512_cmpeq_epi32_mask(
-                    _mm512_and_si512(x, _mm512_set1_epi32(0xc000)),
-                    _mm512_set1_epi32(0xc000),
-                );
-                let lead2 = _mm512_cmpeq_epi32_mask(
-                    _mm512_and_si512(x, _mm512_set1_epi32(0xc0_0000)),
-                    _mm512_set1_epi32(0xc0_0000),
-                );
-                let two = !ascii & lead1;
-                let three = !ascii & !lead1 & lead2;
-                let four = !ascii & !lead1 & !lead2 & lanes;
-                let pairs = _mm512_maddubs_epi16(_mm512_and_si512(x, low6), join6);
-                let joined = _mm512_madd_epi16(pairs, join12);
-                let mut c = _mm512_and_si512(joined, _mm512_set1_epi32(0x1f_ffff));
-                c = _mm512_mask_and_epi32(c, three, joined, _mm512_set1_epi32(0xffff));
-                c = _mm512_mask_and_epi32(c, two, joined, _mm512_set1_epi32(0x7ff));
-                c = _mm512_mask_and_epi32(c, ascii, x, _mm512_set1_epi32(0x7f));
+                // Bytes that belong to each lane's char: its last byte, and each byte above
+                // while the bytes below it are continuation bytes (the lead is the first
+                // that is not): per 4-bit group of `tails`, t ^ (t + 1) is the trailing ones
+                // and the bit above them. With valid text no group is all ones, so no carry
+                // crosses into the next lane.
+                let tails = _mm512_cmplt_epi8_mask(x, cont_max);
+                let own = tails ^ tails.wrapping_add(0x1111_1111_1111_1111);
+                // Each own byte's payload bits, by its top six bits; the others zeroed.
+                let bits = _mm512_maskz_permutexvar_epi8(own, _mm512_srli_epi16::<2>(x), payload);
+                let pairs = _mm512_maddubs_epi16(_mm512_and_si512(x, bits), join6);
+                let mut c = _mm512_madd_epi16(pairs, join12);
+                let four = _mm512_cmpgt_epu32_mask(c, _mm512_set1_epi32(0xffff)) & lanes;
                 if four == 0 {
                     let count = (lanes.count_ones() as usize).min(i + consumed - o);
                     let units = _mm512_permutexvar_epi16(pack, c);
