@@ -26,6 +26,10 @@
 //! 4. A char above U+FFFF becomes a surrogate pair in its lane's two 16-bit halves, and a
 //!    compress of 16-bit units (`vpcompressw`) drops the other lanes' high halves; with
 //!    no such char, a permute packs the lanes' low halves. A masked store writes them.
+//!    Which chars are above U+FFFF (and so how many units a group writes, and where the
+//!    next group's go) comes from the window's masks (a lead of four bytes, three bytes
+//!    before a char's end; `pext` by the char ends puts it in char order), not from the
+//!    chars' values, so the stores' masks and addresses do not wait for the values.
 //!
 //! Clausecker and Lemire ("Transcoding Unicode characters with AVX-512 instructions",
 //! 2023) gave the tools; this is a simpler scheme, a lane a char whatever its length.
@@ -130,8 +134,6 @@ pub unsafe fn convert<const CHECK: bool>(
         );
         let back = _mm512_set1_epi32(0x03020100);
         let sixteen = _mm512_set1_epi8(16);
-        let cont_bits = _mm512_set1_epi8(0xc0u8 as i8);
-        let cont_tag = _mm512_set1_epi8(0x80u8 as i8);
         let join6 = _mm512_set1_epi16(0x4001);
         let join12 = _mm512_set1_epi32(0x1000_0001);
         let one = _mm512_set1_epi8(1);
@@ -159,6 +161,7 @@ pub unsafe fn convert<const CHECK: bool>(
         let fourth = _mm512_set1_epi8((0xf0u8 - 0x80) as i8);
         let high_bit = _mm512_set1_epi8(-128);
         let cont_max = _mm512_set1_epi8(-64);
+        let four_lead = _mm512_set1_epi8(0xf0u8 as i8);
         // The payload mask of a byte, by its top six bits: ASCII 0x7f, a continuation byte
         // 0x3f, a lead of two, three or four bytes 0x1f, 0x0f, 0x07.
         let payload = _mm512_set_epi64(
@@ -220,7 +223,7 @@ pub unsafe fn convert<const CHECK: bool>(
                     _mm512_xor_si512(_mm512_and_si512(must, high_bit), pair),
                 );
             }
-            let cont = _mm512_cmpeq_epi8_mask(_mm512_and_si512(v, cont_bits), cont_tag);
+            let cont = _mm512_cmplt_epi8_mask(v, cont_max);
             let leads = !cont & loaded;
             let mut consumed = if rem <= 60 {
                 w
@@ -243,6 +246,11 @@ pub unsafe fn convert<const CHECK: bool>(
             let ends = ((leads >> 1) | (1u64 << (w - 1))) & loaded;
             let positions = _mm512_maskz_compress_epi8(ends, iota);
             let chars = (ends & low(consumed)).count_ones() as usize;
+            // Bit k: the window's k-th char is above U+FFFF (a lead of four bytes three
+            // bytes before its end), known from the window's masks rather than the
+            // chars' values, so that counts and store masks do not wait for them.
+            let big_leads = _mm512_cmpge_epu8_mask(v, four_lead);
+            let big = _pext_u64((big_leads << 3) & ends, ends);
             let mut select = spread;
             let mut g = 0;
             while g < chars {
@@ -261,7 +269,7 @@ pub unsafe fn convert<const CHECK: bool>(
                 let bits = _mm512_maskz_permutexvar_epi8(own, _mm512_srli_epi16::<2>(x), payload);
                 let pairs = _mm512_maddubs_epi16(_mm512_and_si512(x, bits), join6);
                 let mut c = _mm512_madd_epi16(pairs, join12);
-                let four = _mm512_cmpgt_epu32_mask(c, _mm512_set1_epi32(0xffff)) & lanes;
+                let four = (big >> g) as u16 & lanes;
                 if four == 0 {
                     let count = (lanes.count_ones() as usize).min(i + consumed - o);
                     let units = _mm512_permutexvar_epi16(pack, c);
