@@ -21,8 +21,8 @@
 //!    lowest. The char's own bytes are its last and those above it up to its lead (the
 //!    first byte that is not a continuation byte: a scalar add on the 64-bit mask of
 //!    continuation bytes finds them all); a second `vpermb`, indexed by each byte's top
-//!    six bits, gives each own byte's payload mask (zero for the others), and two
-//!    multiply-adds join the masked bytes into the char.
+//!    six bits, gives each own byte's payload mask (zero for the others), and shifts
+//!    and bit selects join the masked bytes into the char.
 //! 4. A char above U+FFFF becomes a surrogate pair in its lane's two 16-bit halves, and a
 //!    compress of 16-bit units (`vpcompressw`) drops the other lanes' high halves; with
 //!    no such char, a permute packs the lanes' low halves. A masked store writes them.
@@ -134,8 +134,6 @@ pub unsafe fn convert<const CHECK: bool>(
         );
         let back = _mm512_set1_epi32(0x03020100);
         let sixteen = _mm512_set1_epi8(16);
-        let join6 = _mm512_set1_epi16(0x4001);
-        let join12 = _mm512_set1_epi32(0x1000_0001);
         let one = _mm512_set1_epi8(1);
         let pack = _mm512_set_epi64(
             0,
@@ -267,8 +265,22 @@ pub unsafe fn convert<const CHECK: bool>(
                 let own = tails ^ tails.wrapping_add(0x1111_1111_1111_1111);
                 // Each own byte's payload bits, by its top six bits; the others zeroed.
                 let bits = _mm512_maskz_permutexvar_epi8(own, _mm512_srli_epi16::<2>(x), payload);
-                let pairs = _mm512_maddubs_epi16(_mm512_and_si512(x, bits), join6);
-                let mut c = _mm512_madd_epi16(pairs, join12);
+                // The kept bits joined by shifts and bit selects: bytes 1 and 3 down by 2
+                // onto bytes 0 and 2 (two 12-bit halves), then the high half down by 4
+                // onto bit 12. (Two multiply-adds do it in fewer instructions, and timed
+                // alone they were level, but a unicodePerson decode with them took 1.05x
+                // the time: docs/DESIGN.md.)
+                let y = _mm512_and_si512(x, bits);
+                let half = _mm512_ternarylogic_epi32::<0xec>(
+                    y,
+                    _mm512_and_si512(_mm512_srli_epi32::<2>(y), _mm512_set1_epi32(0x3fc0_3fc0)),
+                    _mm512_set1_epi32(0x00ff_00ff),
+                );
+                let mut c = _mm512_ternarylogic_epi32::<0xd8>(
+                    _mm512_srli_epi32::<4>(half),
+                    half,
+                    _mm512_set1_epi32(0x0fff),
+                );
                 let four = (big >> g) as u16 & lanes;
                 if four == 0 {
                     let count = (lanes.count_ones() as usize).min(i + consumed - o);
