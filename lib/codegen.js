@@ -69,6 +69,11 @@ class Generator {
     this.ctors = new Map();
     // Generating the decode of a small message, whose text is one string (`plainTake`).
     this.plain = false;
+    // The JS read of a small message (`fastTake`): its statements, an estimate of the heap
+    // its values take, and the decode limits it must respect.
+    this.fast = null;
+    this.fastCost = 0;
+    this.limits = DEFAULT_LIMITS;
   }
 
   /**
@@ -354,6 +359,63 @@ class Generator {
   }`;
   }
 
+  /**
+   * The JS read of a message of at most SMALL_INPUT bytes, or '' where the schema has a
+   * type without one (`emitRead` in lib/types/*.js). Such a message (person's 8 bytes) is
+   * read by JS from the caller's bytes, with no native call, where every value is in the
+   * one form it takes for the small values of its type: varints of one or two bytes,
+   * ASCII strings of up to 8 characters, bool bytes 0 or 1, enum indexes in range. Anything
+   * else (a longer varint, other text, any fault, bytes left over) gives up the JS read
+   * (`break fast`) and the native decode reads the message, as it reads every other:
+   * it alone reports errors, so they are the same either way. The values are the ones
+   * the native decode gives (__test__/small.test.js decodes random and mutated messages
+   * both ways). Schemas with constraints, and readers of another schema's bytes, have no
+   * JS read; nor do limits that a small message could reach. After a large decode
+   * (`st.grown`, lib/runtime.js) the next small message goes natively, which gives back
+   * the memory that decode grew.
+   */
+  fastTake(d) {
+    this.fast = [];
+    this.fastCost = 0;
+    const result = this.read(d);
+    const body = this.fast;
+    this.fast = null;
+    // Twice the estimate (docs/FORMAT.md, "The decode budget", counts less for these
+    // values) within maxDecodedBytes: then the native decode never stops at the budget.
+    if (result === null || this.fastCost * 2 > this.limits.budget) return '';
+    return `if (n$ <= ${rt.SMALL_INPUT} && !st.grown) {
+    fast: {
+      let o$ = 0;
+      ${body.join('\n      ')}
+      if (o$ === n$) return ${result};
+    }
+  }`;
+  }
+
+  /** The JS read of `d` (`fastTake`): an expression, or null if its type has none. */
+  read(d) {
+    const type = TYPES.get(d.type);
+    return type.emitRead === undefined ? null : type.emitRead(this, d);
+  }
+
+  /** A variable holding the next byte of the input (`fastTake`). */
+  readByte() {
+    const b = this.fresh('r');
+    this.fast.push('if (o$ >= n$) break fast;', `const ${b} = bytes[o$++];`);
+    return b;
+  }
+
+  /** A variable holding the next varint, of one or two bytes; longer ones give up. */
+  readVarint() {
+    const v = this.fresh('r');
+    this.fast.push(
+      'if (o$ >= n$) break fast;',
+      `let ${v} = bytes[o$++];`,
+      `if (${v} > 127) { if (o$ >= n$) break fast; const b$ = bytes[o$++]; if (b$ === 0 || b$ > 127) break fast; ${v} = (${v} & 127) | (b$ << 7); }`,
+    );
+    return v;
+  }
+
   handOffTake(d) {
     const c = this.fresh('c');
     const v = this.fresh('v');
@@ -366,6 +428,10 @@ class Generator {
 // strings from X and q, in their own text when it has Latin-1 ones too, and M, the
 // further chunks of a text in chunks (src/codec/text.rs, TextBuffer; set natively as
 // state.wide and state.more and taken at once).
+// The decode limits a generated decode's JS read respects (`fastTake`): those of
+// `compile`'s options, or these defaults.
+const DEFAULT_LIMITS = { maxStringBytes: -1, budget: Infinity };
+
 const WIDE_TEXT = `let p = 0;
   let X = S;
   let q = 0;
@@ -379,10 +445,11 @@ const WIDE_TEXT = `let p = 0;
     }
   }`;
 
-function generate(descriptor, info, G, overrides = null) {
+function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS) {
   const g = new Generator(info);
   g.G = G;
   g.overrides = overrides;
+  g.limits = limits;
   const { layout } = info;
   const minimum = g.slots(descriptor);
   g.put(descriptor, 'v', new PathExpr(['$']), minimum);
@@ -409,6 +476,7 @@ function generate(descriptor, info, G, overrides = null) {
   const views64 = info.uses64 ? "let TI = rt.view(T, 'TI'); let TU = rt.view(T, 'TU');" : '';
   const result = g.take(descriptor);
   const plain = layout.positional || g.split || info.handsOff ? '' : g.plainTake(descriptor);
+  const fast = overrides === null ? g.fastTake(descriptor) : '';
 
   // In `marshal`'s finally: a tape grown for a huge message is kept while messages that
   // large keep coming, and given back after the first call that needs less than a quarter
@@ -457,20 +525,24 @@ function decode(bytes) {
   // See lib/runtime.js, decodeCall: the same, inline.
   const n$ = rt.inputLength(bytes);
   if (n$ < 0) throw rt.notBytes(bytes);
+  ${fast}
   let S;
   if (n$ <= ${rt.SMALL_INPUT}) {
     const I = st.input;
     I[0] = n$;
     for (let j = 0; j < n$; j++) I[j + 1] = bytes[j];
     S = nat.decodeInput();
+    st.grown = false;
     if (S === undefined) S = rt.areaText();
   } else if (n$ <= ${rt.SET_INPUT}) {
     const I = st.input;
     I[0] = n$;
     rt.typedArraySet.call(I, bytes, 1);
     S = nat.decodeInput();
+    st.grown = false;
     if (S === undefined) S = rt.areaText();
   } else {
+    if (n$ >= ${rt.GROWN_INPUT}) st.grown = true;
     S = nat.decode(bytes);
   }
   const T = st.tape;
@@ -528,6 +600,7 @@ ${g.functions.join('\n')}
 function decodeFrames(bytes, start$, max$, checksum$, out$, at$) {
   if (st.busy) return false;
   let S = nat.decodeFrames(bytes, start$, max$, checksum$);
+  st.grown = true;
   const T = st.tape;
   ${views64}
   const n$ = T[0];
@@ -562,8 +635,8 @@ function buildFrames(descriptor, info, nat, G, overrides = null) {
 // Builds the functions with `new Function`; throws where code generation is forbidden
 // (a strict Content Security Policy, --disallow-code-generation-from-strings). `G` is the
 // schema's generic marshaller, for the values generated code hands to it.
-function build(descriptor, info, nat, G, overrides = null) {
-  const { source, constants } = generate(descriptor, info, G, overrides);
+function build(descriptor, info, nat, G, overrides = null, limits = DEFAULT_LIMITS) {
+  const { source, constants } = generate(descriptor, info, G, overrides, limits);
   // eslint-disable-next-line no-new-func
   const factory = new Function('nat', 'rt', 'st', 'K', 'G', source);
   const functions = factory(nat, rt, rt.state, constants, G);

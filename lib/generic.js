@@ -534,6 +534,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
   function decodeFrames(bytes, start, max, checksum, out, at) {
     if (st.busy) return false;
     const S = nat.decodeFrames(bytes, start, max, checksum);
+    st.grown = true;
     const X = rt.wideText(S);
     const M = rt.moreText();
     const T = st.tape;

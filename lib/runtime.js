@@ -17,6 +17,10 @@ const addon = require('./addon');
 // nestedEvent (61) decoded in 0.93x the time (docs/DESIGN.md).
 const SMALL_INPUT = 24;
 const SET_INPUT = 255;
+// A decode input this large may grow the native tape or text past what is kept between
+// calls (`state.grown`): those are kept up to 2^18 slots and 1 MiB, and a message takes
+// at most two slots and two bytes of text a byte.
+const GROWN_INPUT = 16384;
 
 // A tape grown past this many slots (2 MiB) is given back once a call needs less than a
 // quarter of it, so one huge message does not pin its tape for the life of the process,
@@ -167,6 +171,12 @@ const state = {
   // `textBase` of its pending text (else -1). Empty and -1 for every other message.
   chunks: [],
   textBase: -1,
+  // True after a native decode of GROWN_INPUT bytes or more, or of a batch of frames,
+  // which may have grown the native tape or text scratch; false again after a native
+  // decode of a small message, which gives any such growth back (src/binding/mod.rs,
+  // `idle`). While it is true, small messages skip their JS read (lib/codegen.js,
+  // `fastTake`), so that one of them goes natively and the memory is not kept.
+  grown: false,
 };
 // This copy of the JS layer's own native state: `{ compile, setTape, setSlab, pushText,
 // dropText, types }`.
@@ -331,6 +341,7 @@ function decodeCall(nat, bytes, n) {
     I[0] = n;
     for (let j = 0; j < n; j++) I[j + 1] = bytes[j];
     const S = nat.decodeInput();
+    state.grown = false;
     return S === undefined ? areaText() : S;
   }
   if (n <= SET_INPUT) {
@@ -338,8 +349,10 @@ function decodeCall(nat, bytes, n) {
     I[0] = n;
     typedArraySet.call(I, bytes, 1);
     const S = nat.decodeInput();
+    state.grown = false;
     return S === undefined ? areaText() : S;
   }
+  if (n >= GROWN_INPUT) state.grown = true;
   return nat.decode(bytes);
 }
 
@@ -369,6 +382,79 @@ function areaText() {
       return fromCharCode(I[1], I[2], I[3], I[4], I[5], I[6], I[7]);
     default:
       return fromCharCode(I[1], I[2], I[3], I[4], I[5], I[6], I[7], I[8]);
+  }
+}
+
+// The string of the `L` bytes of `bytes` from `o` (in bounds) for a generated decode's
+// JS read of a small message (lib/codegen.js, `fastTake`): made with a fixed number of
+// arguments, as `areaText` does; null if `L` is over 8 or a byte is not ASCII (the native
+// decode then reads the message, and checks its UTF-8).
+function asciiText(bytes, o, L) {
+  switch (L) {
+    case 0:
+      return '';
+    case 1: {
+      const a = bytes[o];
+      return a < 128 ? fromCharCode(a) : null;
+    }
+    case 2: {
+      const a = bytes[o];
+      const b = bytes[o + 1];
+      return (a | b) < 128 ? fromCharCode(a, b) : null;
+    }
+    case 3: {
+      const a = bytes[o];
+      const b = bytes[o + 1];
+      const c = bytes[o + 2];
+      return (a | b | c) < 128 ? fromCharCode(a, b, c) : null;
+    }
+    case 4: {
+      const a = bytes[o];
+      const b = bytes[o + 1];
+      const c = bytes[o + 2];
+      const d = bytes[o + 3];
+      return (a | b | c | d) < 128 ? fromCharCode(a, b, c, d) : null;
+    }
+    case 5: {
+      const a = bytes[o];
+      const b = bytes[o + 1];
+      const c = bytes[o + 2];
+      const d = bytes[o + 3];
+      const e = bytes[o + 4];
+      return (a | b | c | d | e) < 128 ? fromCharCode(a, b, c, d, e) : null;
+    }
+    case 6: {
+      const a = bytes[o];
+      const b = bytes[o + 1];
+      const c = bytes[o + 2];
+      const d = bytes[o + 3];
+      const e = bytes[o + 4];
+      const f = bytes[o + 5];
+      return (a | b | c | d | e | f) < 128 ? fromCharCode(a, b, c, d, e, f) : null;
+    }
+    case 7: {
+      const a = bytes[o];
+      const b = bytes[o + 1];
+      const c = bytes[o + 2];
+      const d = bytes[o + 3];
+      const e = bytes[o + 4];
+      const f = bytes[o + 5];
+      const g = bytes[o + 6];
+      return (a | b | c | d | e | f | g) < 128 ? fromCharCode(a, b, c, d, e, f, g) : null;
+    }
+    case 8: {
+      const a = bytes[o];
+      const b = bytes[o + 1];
+      const c = bytes[o + 2];
+      const d = bytes[o + 3];
+      const e = bytes[o + 4];
+      const f = bytes[o + 5];
+      const g = bytes[o + 6];
+      const h = bytes[o + 7];
+      return (a | b | c | d | e | f | g | h) < 128 ? fromCharCode(a, b, c, d, e, f, g, h) : null;
+    }
+    default:
+      return null;
   }
 }
 
@@ -513,6 +599,7 @@ module.exports = {
   native,
   state,
   SMALL_INPUT,
+  GROWN_INPUT,
   SPLIT_TEXT_MIN_INPUT,
   SET_INPUT,
   typedArraySet,
@@ -532,6 +619,7 @@ module.exports = {
   inputView,
   decodeCall,
   areaText,
+  asciiText,
   wideText,
   moreText,
   CHUNK_SLOT,

@@ -40,6 +40,13 @@ module.exports = [
       }
     },
     emitTake: (g, d) => `${g.constant(d.values)}[T[i++]]`,
+    // The JS read of a small message (lib/codegen.js, `fastTake`).
+    emitRead(g, d) {
+      const k = g.readVarint();
+      g.fast.push(`if (${k} >= ${d.values.length}) break fast;`);
+      g.fastCost += 16;
+      return `${g.constant(d.values)}[${k}]`;
+    },
     test: (d, x) => typeof x === 'string' && d.values.includes(x),
     put(c, d, x, shown) {
       const k = typeof x === 'string' ? c.index(d).get(x) : undefined;

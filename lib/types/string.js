@@ -13,6 +13,7 @@
 
 const { ShornError, describe, violation } = require('../errors');
 const { FORMATS } = require('../formats');
+const rt = require('../runtime');
 
 const OPTIONS = new Set(['minLength', 'maxLength', 'pattern', 'format']);
 
@@ -172,6 +173,17 @@ module.exports = [
       if (!checkedByJs(d)) return g.text();
       const s = g.fresh('s');
       g.dec.push(`const ${s} = ${g.text()};`, `if (!(${emitFormed(g, d, s, jsFormat(d)).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
+      return s;
+    },
+    // The JS read of a small message (lib/codegen.js, `fastTake`): an ASCII string of up
+    // to 8 characters (`rt.asciiText`); other text gives up the JS read.
+    emitRead(g, d) {
+      const max = g.limits.maxStringBytes;
+      if (constrained(d) || (max >= 0 && max < rt.SMALL_INPUT)) return null;
+      g.fastCost += 64;
+      const n = g.readVarint();
+      const s = g.fresh('r');
+      g.fast.push(`if (${n} > n$ - o$) break fast;`, `const ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null) break fast;`, `o$ += ${n};`);
       return s;
     },
     test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),

@@ -1,0 +1,195 @@
+'use strict';
+// The JS read of small messages (lib/codegen.js, `fastTake`): a generated decode reads a
+// message of at most SMALL_INPUT bytes itself when every value in it is in its common
+// form, and leaves the rest to the native decode. Here it must give exactly what the
+// native decode gives (the generic marshaller has no JS read): the same values, with the
+// same keys in the same order and the same prototypes, and the same errors (code,
+// message, offset, path) for every random, mutated, truncated and extended message.
+
+const { describe, test } = require('node:test');
+const assert = require('node:assert/strict');
+const { shorn } = require('./helpers');
+const { generate } = require('../lib/codegen');
+const { analyze } = require('../lib/walk');
+const rt = require('../lib/runtime');
+
+const { t, compile } = shorn;
+
+// A seeded generator (mulberry32), so a failure repeats.
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Schemas every type of which has a JS read, with random values of them: small values
+// (the JS read's forms) most of the time, and now and then ones it leaves to the native
+// decode (longer varints, non-ASCII and longer text).
+const pick = (r, list) => list[Math.floor(r() * list.length)];
+const small = (r, max) => (r() < 0.8 ? Math.floor(r() * 200) : Math.floor(r() * (max + 1)));
+const ASCII = 'abcxyzABC019 _-~';
+const TEXTS = ['é', 'ÿ', '李', '🚀', 'a\u0000b', 'longer than eight'];
+function text(r) {
+  if (r() < 0.15) return pick(r, TEXTS);
+  let s = '';
+  const n = Math.floor(r() * 9);
+  for (let k = 0; k < n; k++) s += pick(r, [...ASCII]);
+  return s;
+}
+const CASES = {
+  person: {
+    schema: t.object({ id: t.uint32(), name: t.string(), age: t.uint8(), active: t.bool() }),
+    value: (r) => ({ id: small(r, 4294967295), name: text(r), age: small(r, 255), active: r() < 0.5 }),
+  },
+  integers: {
+    schema: t.object({ a: t.uint8(), b: t.int8(), c: t.uint16(), d: t.uint32(), e: t.int16(), f: t.int32(), g: t.int() }),
+    value: (r) => ({
+      a: small(r, 255),
+      b: small(r, 255) - 128,
+      c: small(r, 65535),
+      d: small(r, 4294967295),
+      e: small(r, 65535) - 32768,
+      f: (r() < 0.5 ? -1 : 1) * small(r, 2147483647) || 0,
+      g: (r() < 0.5 ? -1 : 1) * small(r, 2 ** 40) || 0,
+    }),
+  },
+  nested: {
+    schema: t.object({ kind: t.enum(['a', 'b', 'c']), inner: t.object({ x: t.int16(), tag: t.literal('v1'), none: t.null() }), empty: t.object({}) }),
+    value: (r) => ({ kind: pick(r, ['a', 'b', 'c']), inner: { x: small(r, 1000) - 500, tag: 'v1', none: null }, empty: {} }),
+  },
+  'keys Object.prototype has': {
+    schema: t.object({ ['__proto__']: t.uint8(), constructor: t.string(), toString: t.bool() }),
+    value: (r) => {
+      const o = {};
+      rt.defineOwn(o, '__proto__', small(r, 255));
+      rt.defineOwn(o, 'constructor', text(r));
+      rt.defineOwn(o, 'toString', r() < 0.5);
+      return o;
+    },
+  },
+  'a string alone': { schema: t.string(), value: (r) => text(r) },
+  'an integer alone': { schema: t.int32(), value: (r) => (r() < 0.5 ? -1 : 1) * small(r, 2147483647) || 0 },
+  'an enum of many': { schema: t.enum(Array.from({ length: 300 }, (_, k) => `s${k}`)), value: (r) => `s${small(r, 299)}` },
+};
+
+// Values equal in everything a caller can see: keys in order, prototypes, own data
+// properties, and -0.
+function assertSame(actual, expected, where) {
+  if (typeof expected !== 'object' || expected === null) {
+    assert.ok(Object.is(actual, expected), `${where}: ${String(actual)} is not ${String(expected)}`);
+    return;
+  }
+  assert.equal(Object.getPrototypeOf(actual), Object.getPrototypeOf(expected), `${where}: prototype`);
+  assert.deepEqual(Reflect.ownKeys(actual), Reflect.ownKeys(expected), `${where}: keys`);
+  for (const key of Reflect.ownKeys(expected)) {
+    const d = Object.getOwnPropertyDescriptor(actual, key);
+    assert.ok(d && 'value' in d && d.writable && d.enumerable && d.configurable, `${where}.${String(key)}: an own data property`);
+    assertSame(d.value, expected[key], `${where}.${String(key)}`);
+  }
+}
+
+// What decoding `bytes` gives: the value, or the error's visible parts.
+function outcome(codec, bytes) {
+  try {
+    return { value: codec.decode(bytes) };
+  } catch (e) {
+    return { error: { name: e.name, code: e.code, message: e.message, offset: e.offset, path: e.path } };
+  }
+}
+
+function assertAgree(fast, native, bytes, where) {
+  const a = outcome(fast, bytes);
+  const b = outcome(native, bytes);
+  if ('error' in b) assert.deepEqual(a, b, `${where}: ${Buffer.from(bytes).toString('hex')}`);
+  else {
+    assert.ok('value' in a, `${where}: ${Buffer.from(bytes).toString('hex')} threw ${a.error && a.error.message}`);
+    assertSame(a.value, b.value, `${where}: ${Buffer.from(bytes).toString('hex')}`);
+  }
+  return b;
+}
+
+const BYTES = [0x00, 0x01, 0x02, 0x7f, 0x80, 0x81, 0xc3, 0xe6, 0xf0, 0xff];
+
+describe('the JS read of small messages', () => {
+  for (const [name, { schema, value }] of Object.entries(CASES)) {
+    test(`${name}: it is generated`, () => {
+      assert.match(generate(schema, analyze(schema), null).source, /fast: \{/);
+    });
+
+    test(`${name}: random, mutated, truncated and extended messages decode as natively`, () => {
+      const fast = compile(schema, { codegen: true });
+      const native = compile(schema, { codegen: false });
+      const r = random(0x5a11 + name.length);
+      let read = 0;
+      let failed = 0;
+      for (let n = 0; n < 400; n++) {
+        const v = value(r);
+        const bytes = fast.encode(v);
+        assert.deepEqual(bytes, native.encode(v));
+        assertAgree(fast, native, bytes, `${name} ${n}`);
+        assertSame(fast.decode(bytes), native.decode(bytes), `${name} ${n}`);
+        if (bytes.length <= rt.SMALL_INPUT) read++;
+        // Every byte replaced by telling values, every truncation, a byte more.
+        for (let k = 0; k < bytes.length && n % 4 === 0; k++) {
+          for (const b of BYTES) {
+            const m = Uint8Array.from(bytes);
+            m[k] = b;
+            if ('error' in assertAgree(fast, native, m, `${name} ${n} byte ${k} = ${b}`)) failed++;
+          }
+        }
+        for (let k = 0; k < bytes.length; k++) assertAgree(fast, native, bytes.subarray(0, k), `${name} ${n} cut at ${k}`);
+        assertAgree(fast, native, Uint8Array.from([...bytes, pick(r, BYTES)]), `${name} ${n} extended`);
+        // A view at an offset into a larger buffer.
+        const wide = new Uint8Array(bytes.length + 7);
+        wide.set(bytes, 3);
+        assertAgree(fast, native, wide.subarray(3, 3 + bytes.length), `${name} ${n} view`);
+      }
+      // The tests above must have run through both the JS read and its faults.
+      assert.ok(read > 100, `${read} messages of at most ${rt.SMALL_INPUT} bytes`);
+      assert.ok(failed > 50, `${failed} mutated messages were errors`);
+    });
+  }
+
+  test('random bytes of every length up to SMALL_INPUT decode as natively', () => {
+    const r = random(0xb17e);
+    for (const { schema } of Object.values(CASES)) {
+      const fast = compile(schema, { codegen: true });
+      const native = compile(schema, { codegen: false });
+      for (let n = 0; n < 3000; n++) {
+        const bytes = Uint8Array.from({ length: Math.floor(r() * (rt.SMALL_INPUT + 1)) }, () => (r() < 0.7 ? Math.floor(r() * 128) : pick(r, BYTES)));
+        assertAgree(fast, native, bytes, 'random');
+      }
+    }
+  });
+
+  test('types without a JS read, constraints and limits a small message could reach leave it to the native decode', () => {
+    const none = [
+      t.object({ a: t.uint8(), b: t.optional(t.uint8()) }),
+      t.object({ a: t.float64() }),
+      t.object({ a: t.array(t.uint8()) }),
+      t.object({ a: t.uint8({ max: 9 }) }),
+      t.object({ a: t.string({ maxLength: 3 }) }),
+      t.object({ a: t.string({ format: 'email' }) }),
+    ];
+    for (const d of none) assert.doesNotMatch(generate(d, analyze(d), null).source, /fast: \{/, JSON.stringify(d));
+    const person = CASES.person.schema;
+    assert.doesNotMatch(generate(person, analyze(person), null, null, { maxStringBytes: 2, budget: Infinity }).source, /fast: \{/);
+    assert.doesNotMatch(generate(person, analyze(person), null, null, { maxStringBytes: -1, budget: 100 }).source, /fast: \{/);
+    // Through compile: the limits hold as they do natively.
+    const bytes = compile(person).encode({ id: 1, name: 'Ada', age: 2, active: true });
+    assert.throws(() => compile(person, { maxStringBytes: 2 }).decode(bytes), { code: 'ERR_SHORN_LIMIT' });
+    assert.throws(() => compile(person, { maxDecodedBytes: 10 }).decode(bytes), { code: 'ERR_SHORN_LIMIT' });
+    assert.equal(compile(person, { maxStringBytes: 3 }).decode(bytes).name, 'Ada');
+  });
+
+  test("a reader of another schema's bytes reads natively, with its defaults", () => {
+    const writer = compile(t.object({ id: t.uint32() }));
+    const reader = compile(t.object({ id: t.uint32(), name: t.default(t.string(), 'x') }));
+    assert.deepEqual(reader.reader(writer).decode(writer.encode({ id: 5 })), { id: 5, name: 'x' });
+  });
+});
