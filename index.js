@@ -264,7 +264,7 @@ function assemble(descriptor, text, settings, overrides) {
   let generated = false;
   if (mode !== false) {
     try {
-      functions = codegen.build(descriptor, info, nat, generic.marshaller, overrides, { maxStringBytes: limits[0], budget });
+      functions = codegen.build(descriptor, info, nat, generic.marshaller, overrides, { maxStringBytes: limits[0], maxArrayLength: limits[2], budget });
       generated = true;
     } catch (e) {
       if (!(e instanceof EvalError)) throw e;

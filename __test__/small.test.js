@@ -1,6 +1,6 @@
 'use strict';
 // The JS read of small messages (lib/codegen.js, `fastTake`): a generated decode reads a
-// message of at most SMALL_INPUT bytes itself when every value in it is in its common
+// message of at most SET_INPUT bytes itself when every value in it is in its common
 // form, and leaves the rest to the native decode. Here it must give exactly what the
 // native decode gives (the generic marshaller has no JS read): the same values, with the
 // same keys in the same order and the same prototypes, and the same errors (code,
@@ -72,6 +72,28 @@ const CASES = {
       return o;
     },
   },
+  event: {
+    schema: t.object({
+      id: t.uint32(),
+      ts: t.float64(),
+      kind: t.enum(['click', 'view', 'purchase']),
+      user: t.object({ id: t.uint32(), name: t.string(), tags: t.array(t.string()) }),
+      geo: t.object({ lat: t.float64(), lon: t.float64() }),
+      payload: t.object({ count: t.uint16(), ratio: t.float32(), ok: t.bool() }),
+    }),
+    value: (r) => ({
+      id: small(r, 4294967295),
+      ts: pick(r, [0, -0, 1718031234567, NaN, Infinity, -1.5, r()]),
+      kind: pick(r, ['click', 'view', 'purchase']),
+      user: { id: small(r, 4294967295), name: text(r), tags: Array.from({ length: Math.floor(r() * 6) }, () => text(r)) },
+      geo: { lat: r() * 180 - 90, lon: -0 },
+      payload: { count: small(r, 65535), ratio: Math.fround(r()), ok: r() < 0.5 },
+    }),
+  },
+  'arrays of arrays': {
+    schema: t.array(t.array(t.int16())),
+    value: (r) => Array.from({ length: Math.floor(r() * 8) }, () => Array.from({ length: Math.floor(r() * 8) }, () => small(r, 65535) - 32768)),
+  },
   'a string alone': { schema: t.string(), value: (r) => text(r) },
   'an integer alone': { schema: t.int32(), value: (r) => (r() < 0.5 ? -1 : 1) * small(r, 2147483647) || 0 },
   'an enum of many': { schema: t.enum(Array.from({ length: 300 }, (_, k) => `s${k}`)), value: (r) => `s${small(r, 299)}` },
@@ -88,8 +110,10 @@ function assertSame(actual, expected, where) {
   assert.deepEqual(Reflect.ownKeys(actual), Reflect.ownKeys(expected), `${where}: keys`);
   for (const key of Reflect.ownKeys(expected)) {
     const d = Object.getOwnPropertyDescriptor(actual, key);
-    assert.ok(d && 'value' in d && d.writable && d.enumerable && d.configurable, `${where}.${String(key)}: an own data property`);
-    assertSame(d.value, expected[key], `${where}.${String(key)}`);
+    const e = Object.getOwnPropertyDescriptor(expected, key);
+    assert.ok(d && 'value' in d, `${where}.${String(key)}: an own data property`);
+    assert.deepEqual([d.writable, d.enumerable, d.configurable], [e.writable, e.enumerable, e.configurable], `${where}.${String(key)}: attributes`);
+    assertSame(d.value, e.value, `${where}.${String(key)}`);
   }
 }
 
@@ -113,7 +137,7 @@ function assertAgree(fast, native, bytes, where) {
   return b;
 }
 
-const BYTES = [0x00, 0x01, 0x02, 0x7f, 0x80, 0x81, 0xc3, 0xe6, 0xf0, 0xff];
+const BYTES = [0x00, 0x01, 0x02, 0x0f, 0x10, 0x7f, 0x80, 0x81, 0xc3, 0xe6, 0xf0, 0xff];
 
 describe('the JS read of small messages', () => {
   for (const [name, { schema, value }] of Object.entries(CASES)) {
@@ -133,7 +157,7 @@ describe('the JS read of small messages', () => {
         assert.deepEqual(bytes, native.encode(v));
         assertAgree(fast, native, bytes, `${name} ${n}`);
         assertSame(fast.decode(bytes), native.decode(bytes), `${name} ${n}`);
-        if (bytes.length <= rt.SMALL_INPUT) read++;
+        if (bytes.length <= rt.SET_INPUT) read++;
         // Every byte replaced by telling values, every truncation, a byte more.
         for (let k = 0; k < bytes.length && n % 4 === 0; k++) {
           for (const b of BYTES) {
@@ -150,18 +174,45 @@ describe('the JS read of small messages', () => {
         assertAgree(fast, native, wide.subarray(3, 3 + bytes.length), `${name} ${n} view`);
       }
       // The tests above must have run through both the JS read and its faults.
-      assert.ok(read > 100, `${read} messages of at most ${rt.SMALL_INPUT} bytes`);
+      assert.ok(read > 100, `${read} messages of at most ${rt.SET_INPUT} bytes`);
       assert.ok(failed > 50, `${failed} mutated messages were errors`);
     });
   }
 
-  test('random bytes of every length up to SMALL_INPUT decode as natively', () => {
+  test('varints at every boundary, overlong and over-range, decode as natively in every integer type', () => {
+    const varint = (v) => {
+      const out = [];
+      do {
+        const low = v % 128;
+        v = Math.floor(v / 128);
+        out.push(v > 0 ? low | 128 : low);
+      } while (v > 0);
+      return out;
+    };
+    const values = [0, 1, 127, 128, 255, 256, 16383, 16384, 32767, 32768, 65535, 65536, 65537, 2 ** 21 - 1, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35, 2 ** 53 - 1];
+    const encodings = values.map(varint);
+    // Overlong forms, a fifth byte over 0x0f, a sixth byte, and cut-off ones.
+    encodings.push([0x80, 0x00], [0xff, 0x80, 0x00], [0xff, 0xff, 0xff, 0xff, 0x00], [0xff, 0xff, 0xff, 0xff, 0x10], [0xff, 0xff, 0xff, 0xff, 0x1f]);
+    encodings.push([0xff, 0xff, 0xff, 0xff, 0x8f, 0x01], [0x80], [0xff, 0xff], [0xff, 0xff, 0xff, 0xff]);
+    for (const type of ['uint8', 'int8', 'uint16', 'uint32', 'int16', 'int32', 'int']) {
+      for (const schema of [t[type](), t.object({ a: t[type](), b: t.bool() }), t.array(t[type]())]) {
+        const fast = compile(schema, { codegen: true });
+        const native = compile(schema, { codegen: false });
+        for (const e of encodings) {
+          const framed = schema.type === 'object' ? [...e, 1] : schema.type === 'array' ? [2, ...e, 0] : e;
+          assertAgree(fast, native, Uint8Array.from(framed), `${type} ${JSON.stringify(schema.type)} ${Buffer.from(e).toString('hex')}`);
+        }
+      }
+    }
+  });
+
+  test('random bytes of every length up to SET_INPUT decode as natively', () => {
     const r = random(0xb17e);
     for (const { schema } of Object.values(CASES)) {
       const fast = compile(schema, { codegen: true });
       const native = compile(schema, { codegen: false });
       for (let n = 0; n < 3000; n++) {
-        const bytes = Uint8Array.from({ length: Math.floor(r() * (rt.SMALL_INPUT + 1)) }, () => (r() < 0.7 ? Math.floor(r() * 128) : pick(r, BYTES)));
+        const bytes = Uint8Array.from({ length: Math.floor(r() * (r() < 0.5 ? 25 : rt.SET_INPUT + 1)) }, () => (r() < 0.7 ? Math.floor(r() * 128) : pick(r, BYTES)));
         assertAgree(fast, native, bytes, 'random');
       }
     }
@@ -170,16 +221,22 @@ describe('the JS read of small messages', () => {
   test('types without a JS read, constraints and limits a small message could reach leave it to the native decode', () => {
     const none = [
       t.object({ a: t.uint8(), b: t.optional(t.uint8()) }),
-      t.object({ a: t.float64() }),
-      t.object({ a: t.array(t.uint8()) }),
+      t.object({ a: t.float64({ min: 0 }) }),
+      t.object({ a: t.array(t.uint8(), { maxItems: 3 }) }),
+      t.object({ a: t.bytes() }),
       t.object({ a: t.uint8({ max: 9 }) }),
       t.object({ a: t.string({ maxLength: 3 }) }),
       t.object({ a: t.string({ format: 'email' }) }),
     ];
     for (const d of none) assert.doesNotMatch(generate(d, analyze(d), null).source, /fast: \{/, JSON.stringify(d));
     const person = CASES.person.schema;
-    assert.doesNotMatch(generate(person, analyze(person), null, null, { maxStringBytes: 2, budget: Infinity }).source, /fast: \{/);
-    assert.doesNotMatch(generate(person, analyze(person), null, null, { maxStringBytes: -1, budget: 100 }).source, /fast: \{/);
+    const limits = { maxStringBytes: -1, maxArrayLength: -1, budget: Infinity };
+    assert.doesNotMatch(generate(person, analyze(person), null, null, { ...limits, maxStringBytes: 2 }).source, /fast: \{/);
+    assert.doesNotMatch(generate(person, analyze(person), null, null, { ...limits, budget: 100 }).source, /fast: \{/);
+    const list = t.array(t.uint8());
+    assert.match(generate(list, analyze(list), null, null, limits).source, /fast: \{/);
+    assert.doesNotMatch(generate(list, analyze(list), null, null, { ...limits, maxArrayLength: 3 }).source, /fast: \{/);
+    assert.throws(() => compile(list, { maxArrayLength: 3 }).decode(Uint8Array.of(4, 1, 2, 3, 4)), { code: 'ERR_SHORN_LIMIT' });
     // Through compile: the limits hold as they do natively.
     const bytes = compile(person).encode({ id: 1, name: 'Ada', age: 2, active: true });
     assert.throws(() => compile(person, { maxStringBytes: 2 }).decode(bytes), { code: 'ERR_SHORN_LIMIT' });

@@ -383,7 +383,7 @@ class Generator {
     // Twice the estimate (docs/FORMAT.md, "The decode budget", counts less for these
     // values) within maxDecodedBytes: then the native decode never stops at the budget.
     if (result === null || this.fastCost * 2 > this.limits.budget) return '';
-    return `if (n$ <= ${rt.SMALL_INPUT} && !st.grown) {
+    return `if (n$ <= ${rt.SET_INPUT} && !st.grown) {
     fast: {
       let o$ = 0;
       ${body.join('\n      ')}
@@ -405,13 +405,20 @@ class Generator {
     return b;
   }
 
-  /** A variable holding the next varint, of one or two bytes; longer ones give up. */
+  /**
+   * A variable holding the next varint of at most 32 bits: one or two bytes here, more by
+   * `rt.varint32At` (a call for every two-byte varint made person decode ~4% slower).
+   */
   readVarint() {
     const v = this.fresh('r');
     this.fast.push(
       'if (o$ >= n$) break fast;',
       `let ${v} = bytes[o$++];`,
-      `if (${v} > 127) { if (o$ >= n$) break fast; const b$ = bytes[o$++]; if (b$ === 0 || b$ > 127) break fast; ${v} = (${v} & 127) | (b$ << 7); }`,
+      `if (${v} > 127) {`,
+      `  const b$ = o$ < n$ ? bytes[o$] : 0;`,
+      `  if (b$ !== 0 && b$ < 128) { ${v} = (${v} & 127) | (b$ << 7); o$++; }`,
+      `  else { const x$ = rt.varint32At(bytes, o$ - 1, n$); if (x$ < 0) break fast; ${v} = Math.floor(x$ / 8); o$ += (x$ & 7) - 1; }`,
+      '}',
     );
     return v;
   }
@@ -430,7 +437,7 @@ class Generator {
 // state.wide and state.more and taken at once).
 // The decode limits a generated decode's JS read respects (`fastTake`): those of
 // `compile`'s options, or these defaults.
-const DEFAULT_LIMITS = { maxStringBytes: -1, budget: Infinity };
+const DEFAULT_LIMITS = { maxStringBytes: -1, maxArrayLength: -1, budget: Infinity };
 
 const WIDE_TEXT = `let p = 0;
   let X = S;

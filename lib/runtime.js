@@ -458,6 +458,49 @@ function asciiText(bytes, o, L) {
   }
 }
 
+// The varint of at most 32 bits at `bytes[o]` (whose high bit is set) for a generated
+// decode's JS read of a small message: its value times 8 plus its length, or -1 where the
+// native decode is to read it (cut off by `n`, overlong, or beyond 32 bits).
+function varint32At(bytes, o, n) {
+  let v = bytes[o] & 127;
+  for (let k = 1; k < 4; k++) {
+    if (o + k >= n) return -1;
+    const b = bytes[o + k];
+    v |= (b & 127) << (7 * k);
+    if (b < 128) return b === 0 ? -1 : v * 8 + k + 1;
+  }
+  if (o + 4 >= n) return -1;
+  const b = bytes[o + 4];
+  if (b === 0 || b > 15) return -1;
+  return (v + b * 268435456) * 8 + 5;
+}
+
+// Floats of the wire's byte order (little-endian), read through typed arrays of the
+// machine's, for a generated decode's JS read of a small message, where the two agree.
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const F64 = new Float64Array(1);
+const F64_BYTES = new Uint8Array(F64.buffer);
+const F32 = new Float32Array(1);
+const F32_BYTES = new Uint8Array(F32.buffer);
+function float64At(bytes, o) {
+  F64_BYTES[0] = bytes[o];
+  F64_BYTES[1] = bytes[o + 1];
+  F64_BYTES[2] = bytes[o + 2];
+  F64_BYTES[3] = bytes[o + 3];
+  F64_BYTES[4] = bytes[o + 4];
+  F64_BYTES[5] = bytes[o + 5];
+  F64_BYTES[6] = bytes[o + 6];
+  F64_BYTES[7] = bytes[o + 7];
+  return F64[0];
+}
+function float32At(bytes, o) {
+  F32_BYTES[0] = bytes[o];
+  F32_BYTES[1] = bytes[o + 1];
+  F32_BYTES[2] = bytes[o + 2];
+  F32_BYTES[3] = bytes[o + 3];
+  return F32[0];
+}
+
 // The text a decode's wide strings (negative tape slots) are sliced from: `state.wide`
 // when the native decode set it, else the decode's own text.
 function wideText(S) {
@@ -620,6 +663,10 @@ module.exports = {
   decodeCall,
   areaText,
   asciiText,
+  varint32At,
+  LITTLE_ENDIAN,
+  float64At,
+  float32At,
   wideText,
   moreText,
   CHUNK_SLOT,

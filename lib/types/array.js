@@ -8,6 +8,7 @@
 // with counts: bytes (`minLength`, `maxLength`), record and map (`maxEntries`).
 
 const { ShornError, describe } = require('../errors');
+const rt = require('../runtime');
 
 // Most slots reserved up front for one array; past this, each item makes its own room,
 // so a sparse array of length 2^32 - 1 fails on its first item instead of on memory.
@@ -85,6 +86,27 @@ module.exports = [
       g.put(d.items, y, path.index(k), per);
       g.enc.push('}');
       g.room(room);
+    },
+    // The JS read of a small message (lib/codegen.js, `fastTake`): no more items than bytes
+    // left (each takes one at least), each read in a loop.
+    emitRead(g, d) {
+      const max = g.limits.maxArrayLength;
+      if (d.minItems !== undefined || d.maxItems !== undefined || (max >= 0 && max < rt.SET_INPUT)) return null;
+      const n = g.readVarint();
+      const v = g.fresh('r');
+      const k = g.fresh('k');
+      g.fast.push(`if (${n} > n$ - o$) break fast;`, `const ${v} = ${n} === 0 ? [] : new NewArray(${n});`);
+      const outer = g.fast;
+      const cost = g.fastCost;
+      g.fast = [];
+      const item = g.read(d.items);
+      const body = g.fast;
+      g.fast = outer;
+      if (item === null) return null;
+      // At most SET_INPUT items, each costing what its read counted and a slot.
+      g.fastCost = cost + 48 + (g.fastCost - cost + 11) * rt.SET_INPUT;
+      g.fast.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, ...body, `${v}[${k}] = ${item};`, '}');
+      return v;
     },
     emitTake(g, d) {
       const n = g.fresh('n');

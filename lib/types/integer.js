@@ -81,7 +81,7 @@ function integerType(name, expected, emitCheck, check) {
     },
     emitTake: () => 'T[i++]',
     // The JS read of a small message (lib/codegen.js, `fastTake`): one byte, or a varint
-    // of one or two bytes, which is within every type's range.
+    // of at most 32 bits (int's longer ones are left to the native decode).
     emitRead(g, d) {
       if (boundsOf(d)) return null;
       g.fastCost += 16;
@@ -109,12 +109,17 @@ function integerType(name, expected, emitCheck, check) {
 
 // How a generated decode's JS read takes each integer (`emitRead`).
 const unzigzagJs = (v) => `((${v} >>> 1) ^ -(${v} & 1))`;
+// Varint `v` if at most `max`; above, the native decode reads (and rejects) it.
+function inRange(g, v, max) {
+  g.fast.push(`if (${v} > ${max}) break fast;`);
+  return v;
+}
 const READ_JS = {
   uint8: (g) => g.readByte(),
   int8: (g) => `((${g.readByte()} << 24) >> 24)`,
-  uint16: (g) => g.readVarint(),
+  uint16: (g) => inRange(g, g.readVarint(), 65535),
   uint32: (g) => g.readVarint(),
-  int16: (g) => unzigzagJs(g.readVarint()),
+  int16: (g) => unzigzagJs(inRange(g, g.readVarint(), 65535)),
   int32: (g) => unzigzagJs(g.readVarint()),
   int: (g) => unzigzagJs(g.readVarint()),
 };

@@ -179,7 +179,7 @@ module.exports = [
     // to 8 characters (`rt.asciiText`); other text gives up the JS read.
     emitRead(g, d) {
       const max = g.limits.maxStringBytes;
-      if (constrained(d) || (max >= 0 && max < rt.SMALL_INPUT)) return null;
+      if (constrained(d) || (max >= 0 && max < rt.SET_INPUT)) return null;
       g.fastCost += 64;
       const n = g.readVarint();
       const s = g.fresh('r');
