@@ -244,6 +244,22 @@ describe('the JS read of small messages', () => {
     assert.equal(compile(person, { maxStringBytes: 3 }).decode(bytes).name, 'Ada');
   });
 
+  test('a tape grown by a huge encode or decode is given back by the next small message, read natively', () => {
+    const list = compile(t.array(t.uint8()));
+    const person = compile(CASES.person.schema);
+    const bytes = person.encode({ id: 1, name: 'Ada', age: 2, active: true });
+    const huge = list.encode(new Array(600_000).fill(1));
+    assert.ok(rt.state.tape.length > rt.KEEP_TAPE_SLOTS, `the encode grew the tape: ${rt.state.tape.length} slots`);
+    assert.equal(person.decode(bytes).name, 'Ada');
+    assert.ok(rt.state.tape.length <= rt.KEEP_TAPE_SLOTS, `given back: ${rt.state.tape.length} slots`);
+    assert.equal(list.decode(huge).length, 600_000);
+    assert.ok(rt.state.tape.length > rt.KEEP_TAPE_SLOTS, `the decode grew the tape: ${rt.state.tape.length} slots`);
+    assert.equal(person.decode(bytes).name, 'Ada');
+    assert.ok(rt.state.tape.length <= rt.KEEP_TAPE_SLOTS, `given back: ${rt.state.tape.length} slots`);
+    // Then small messages are read in JS again.
+    assert.equal(rt.state.grown, false);
+  });
+
   test("a reader of another schema's bytes reads natively, with its defaults", () => {
     const writer = compile(t.object({ id: t.uint32() }));
     const reader = compile(t.object({ id: t.uint32(), name: t.default(t.string(), 'x') }));

@@ -172,7 +172,8 @@ const state = {
   chunks: [],
   textBase: -1,
   // True after a native decode of GROWN_INPUT bytes or more, or of a batch of frames,
-  // which may have grown the native tape or text scratch; false again after a native
+  // which may have grown the native tape or text scratch, or an encode that grew the tape
+  // past KEEP_TAPE_SLOTS (`grow`); false again after a native
   // decode of a small message, which gives any such growth back (src/binding/mod.rs,
   // `idle`). While it is true, small messages skip their JS read (lib/codegen.js,
   // `fastTake`), so that one of them goes natively and the memory is not kept.
@@ -198,6 +199,9 @@ function setTape(t) {
 function grow(T, need) {
   const t = newTape(Math.max(need, T.length * 2));
   t.set(T);
+  // A decode gives such a tape back natively (src/binding/mod.rs): the next small message
+  // goes natively, not through a JS read, so that it does (`state.grown`).
+  if (t.length > KEEP_TAPE_SLOTS) state.grown = true;
   return setTape(t);
 }
 
