@@ -360,19 +360,20 @@ class Generator {
   }
 
   /**
-   * The JS read of a message of at most SMALL_INPUT bytes, or '' where the schema has a
-   * type without one (`emitRead` in lib/types/*.js). Such a message (person's 8 bytes) is
-   * read by JS from the caller's bytes, with no native call, where every value is in the
-   * one form it takes for the small values of its type: varints of one or two bytes,
-   * ASCII strings of up to 8 characters, bool bytes 0 or 1, enum indexes in range. Anything
-   * else (a longer varint, other text, any fault, bytes left over) gives up the JS read
-   * (`break fast`) and the native decode reads the message, as it reads every other:
-   * it alone reports errors, so they are the same either way. The values are the ones
-   * the native decode gives (__test__/small.test.js decodes random and mutated messages
-   * both ways). Schemas with constraints, and readers of another schema's bytes, have no
-   * JS read; nor do limits that a small message could reach. After a large decode
-   * (`st.grown`, lib/runtime.js) the next small message goes natively, which gives back
-   * the memory that decode grew.
+   * The JS read of a message of at most SET_INPUT bytes, or '' where the schema has a
+   * type without one (`emitRead` in lib/types/*.js). Such a message (person's 8 bytes,
+   * nestedEvent's 61) is read by JS from the caller's bytes, with no native call, where
+   * every value is in the form small values of its type take: varints of up to 32 bits,
+   * ASCII strings of up to 8 characters, floats, bool bytes 0 or 1, enum indexes in range,
+   * arrays and objects of these. Anything else (an `int` beyond 32 bits, other text, any
+   * fault, bytes left over) gives up the JS read (`break fast`) and the native decode
+   * reads the message, as it reads every other: it alone reports errors, so they are the
+   * same either way. The values are the ones the native decode gives
+   * (__test__/small.test.js decodes random and mutated messages both ways). Schemas with
+   * constraints or optional fields, and readers of another schema's bytes, have no JS
+   * read; nor do limits that a small message could reach. After a large decode or a grown
+   * tape (`st.grown`, lib/runtime.js) the next small message goes natively, which gives
+   * back the memory. docs/DESIGN.md, "Small messages read in JS", has the measurements.
    */
   fastTake(d) {
     this.fast = [];
@@ -441,14 +442,14 @@ class Generator {
   }
 }
 
-// Generated decoders' text cursors: S from p, and a large message's (or batch's) wide
-// strings from X and q, in their own text when it has Latin-1 ones too, and M, the
-// further chunks of a text in chunks (src/codec/text.rs, TextBuffer; set natively as
-// state.wide and state.more and taken at once).
 // The decode limits a generated decode's JS read respects (`fastTake`): those of
 // `compile`'s options, or these defaults.
 const DEFAULT_LIMITS = { maxStringBytes: -1, maxArrayLength: -1, budget: Infinity };
 
+// Generated decoders' text cursors: S from p, and a large message's (or batch's) wide
+// strings from X and q, in their own text when it has Latin-1 ones too, and M, the
+// further chunks of a text in chunks (src/codec/text.rs, TextBuffer; set natively as
+// state.wide and state.more and taken at once).
 const WIDE_TEXT = `let p = 0;
   let X = S;
   let q = 0;
