@@ -106,6 +106,31 @@ const CASES = {
     schema: t.array(t.array(t.int16())),
     value: (r) => Array.from({ length: Math.floor(r() * 8) }, () => Array.from({ length: Math.floor(r() * 8) }, () => small(r, 65535) - 32768)),
   },
+  optional: {
+    schema: t.object({
+      a: t.uint8(),
+      b: t.optional(t.string()),
+      c: t.nullable(t.uint32()),
+      d: t.optional(t.nullable(t.bool())),
+      ['__proto__']: t.optional(t.uint8()),
+      toString: t.optional(t.int8()),
+      e: t.float32(),
+      f: t.array(t.nullable(t.uint16())),
+    }),
+    simple: { a: 1, b: 'x', c: null, d: true, e: 0.5, f: [1, null] },
+    value: (r) => {
+      const o = { a: small(r, 255) };
+      if (r() < 0.5) o.b = text(r);
+      o.c = r() < 0.5 ? null : small(r, 4294967295);
+      if (r() < 0.3) o.d = true;
+      else if (r() < 0.3) o.d = null;
+      if (r() < 0.5) rt.defineOwn(o, '__proto__', small(r, 255));
+      if (r() < 0.5) rt.defineOwn(o, 'toString', small(r, 255) - 128);
+      o.e = Math.fround(r() * 100);
+      o.f = Array.from({ length: Math.floor(r() * 5) }, () => (r() < 0.5 ? null : small(r, 65535)));
+      return o;
+    },
+  },
   'a string alone': { schema: t.string(), value: (r) => text(r), simple: 'abc' },
   'an integer alone': { schema: t.int32(), value: (r) => (r() < 0.5 ? -1 : 1) * small(r, 2147483647) || 0, simple: -70000 },
   'an enum of many': { schema: t.enum(Array.from({ length: 300 }, (_, k) => `s${k}`)), value: (r) => `s${small(r, 299)}`, simple: 's200' },
@@ -242,7 +267,7 @@ describe('the JS read of small messages', () => {
 
   test('types without a JS read, constraints and limits a small message could reach leave it to the native decode', () => {
     const none = [
-      t.object({ a: t.uint8(), b: t.optional(t.uint8()) }),
+      t.object({ a: t.uint8(), b: t.date() }),
       t.object({ a: t.float64({ min: 0 }) }),
       t.object({ a: t.array(t.uint8(), { maxItems: 3 }) }),
       t.object({ a: t.bytes() }),

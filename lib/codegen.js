@@ -365,12 +365,12 @@ class Generator {
    * nestedEvent's 61) is read by JS from the caller's bytes, with no native call, where
    * every value is in the form small values of its type take: varints of up to 32 bits,
    * ASCII strings of up to 8 characters, floats, bool bytes 0 or 1, enum indexes in range,
-   * arrays and objects of these. Anything else (an `int` beyond 32 bits, other text, any
+   * literals, optional and nullable values, arrays and objects of these. Anything else (an `int` beyond 32 bits, other text, any
    * fault, bytes left over) gives up the JS read (`break fast`) and the native decode
    * reads the message, as it reads every other: it alone reports errors, so they are the
    * same either way. The values are the ones the native decode gives
    * (__test__/small.test.js decodes random and mutated messages both ways). Schemas with
-   * constraints or optional fields, and readers of another schema's bytes, have no JS
+   * constraints or other types, and readers of another schema's bytes, have no JS
    * read; nor do limits that a small message could reach. After a large decode or a grown
    * tape (`st.grown`, lib/runtime.js) the next small message goes natively, which gives
    * back the memory. docs/DESIGN.md, "Small messages read in JS", has the measurements.

@@ -99,17 +99,40 @@ module.exports = [
       }
       return v;
     },
-    // The JS read of a small message (lib/codegen.js, `fastTake`): a literal of its
-    // fields' reads (none for an optional field).
+    // The JS read of a small message (lib/codegen.js, `fastTake`): the object as
+    // `emitTake` builds it, a literal up to the first optional field, then assignments.
     emitRead(g, d) {
       const values = [];
       for (const f of d.fields) {
-        const value = g.read(f.schema);
-        if (value === null) return null;
-        values.push(`${literalKey(f.name)}: ${value}`);
+        if (f.schema.type !== 'optional') {
+          const value = g.read(f.schema);
+          if (value === null) return null;
+          values.push({ f, value });
+          continue;
+        }
+        const has = g.readByte();
+        const v = g.fresh('r');
+        g.fast.push(`if (${has} > 1) break fast;`, `let ${v};`, `if (${has} === 1) {`);
+        const inner = g.read(f.schema.of);
+        if (inner === null) return null;
+        g.fast.push(`${v} = ${inner};`, '}');
+        values.push({ f, value: v, has: `${has} === 1` });
       }
       g.fastCost += 24 + 8 * d.fields.length;
-      return `{ ${values.join(', ')} }`;
+      const first = values.findIndex((x) => x.has);
+      const literal = `{ ${(first < 0 ? values : values.slice(0, first)).map((x) => `${literalKey(x.f.name)}: ${x.value}`).join(', ')} }`;
+      if (first < 0) return literal;
+      const o = g.fresh('r');
+      g.fast.push(`const ${o} = ${literal};`);
+      for (const x of values.slice(first)) {
+        const key = JSON.stringify(x.f.name);
+        const set =
+          x.f.name === '__proto__'
+            ? `rt.defineOwn(${o}, "__proto__", ${x.value});`
+            : `if (${key} in rt.ObjectPrototype) rt.defineOwn(${o}, ${key}, ${x.value}); else ${o}[${key}] = ${x.value};`;
+        g.fast.push(x.has ? `if (${x.has}) { ${set} }` : set);
+      }
+      return o;
     },
     test(d, x, c) {
       if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;

@@ -24,6 +24,18 @@ function presence(name, absent) {
       g.dec.push(`${v} = ${inner};`, '}');
       return v;
     },
+    // The JS read of a small message (lib/codegen.js, `fastTake`): the presence byte, then
+    // the value. (An object's optional field is read by the object, which also needs to
+    // know whether it was there.)
+    emitRead(g, d) {
+      const has = g.readByte();
+      const v = g.fresh('r');
+      g.fast.push(`if (${has} > 1) break fast;`, `let ${v} = ${absent};`, `if (${has} === 1) {`);
+      const inner = g.read(d.of);
+      if (inner === null) return null;
+      g.fast.push(`${v} = ${inner};`, '}');
+      return v;
+    },
     test: (d, x, c) => x === (name === 'nullable' ? null : undefined) || c.test(d.of, x),
     put(c, d, x) {
       if (x === (name === 'nullable' ? null : undefined)) {
