@@ -364,7 +364,7 @@ class Generator {
    * type without one (`emitRead` in lib/types/*.js). Such a message (person's 8 bytes,
    * nestedEvent's 61) is read by JS from the caller's bytes, with no native call, where
    * every value is in the form small values of its type take: varints of up to 32 bits,
-   * ASCII strings of up to 8 characters, floats, bool bytes 0 or 1, enum indexes in range,
+   * ASCII strings of up to 16 characters, floats, bool bytes 0 or 1, enum indexes in range,
    * literals, optional and nullable values, arrays and objects of these. Anything else (an `int` beyond 32 bits, other text, any
    * fault, bytes left over) gives up the JS read (`break fast`) and the native decode
    * reads the message, as it reads every other: it alone reports errors, so they are the

@@ -391,7 +391,7 @@ function areaText() {
 
 // The string of the `L` bytes of `bytes` from `o` (in bounds) for a generated decode's
 // JS read of a small message (lib/codegen.js, `fastTake`): made with a fixed number of
-// arguments, as `areaText` does; null if `L` is over 8 or a byte is not ASCII (the native
+// arguments, as `areaText` does; null if `L` is over 16 or a byte is not ASCII (the native
 // decode then reads the message, and checks its UTF-8).
 function asciiText(bytes, o, L) {
   switch (L) {
@@ -456,6 +456,130 @@ function asciiText(bytes, o, L) {
       const g = bytes[o + 6];
       const h = bytes[o + 7];
       return (a | b | c | d | e | f | g | h) < 128 ? fromCharCode(a, b, c, d, e, f, g, h) : null;
+    }
+    case 9: {
+      const x0 = bytes[o];
+      const x1 = bytes[o + 1];
+      const x2 = bytes[o + 2];
+      const x3 = bytes[o + 3];
+      const x4 = bytes[o + 4];
+      const x5 = bytes[o + 5];
+      const x6 = bytes[o + 6];
+      const x7 = bytes[o + 7];
+      const x8 = bytes[o + 8];
+      return (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7 | x8) < 128 ? fromCharCode(x0, x1, x2, x3, x4, x5, x6, x7, x8) : null;
+    }
+    case 10: {
+      const x0 = bytes[o];
+      const x1 = bytes[o + 1];
+      const x2 = bytes[o + 2];
+      const x3 = bytes[o + 3];
+      const x4 = bytes[o + 4];
+      const x5 = bytes[o + 5];
+      const x6 = bytes[o + 6];
+      const x7 = bytes[o + 7];
+      const x8 = bytes[o + 8];
+      const x9 = bytes[o + 9];
+      return (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7 | x8 | x9) < 128 ? fromCharCode(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9) : null;
+    }
+    case 11: {
+      const x0 = bytes[o];
+      const x1 = bytes[o + 1];
+      const x2 = bytes[o + 2];
+      const x3 = bytes[o + 3];
+      const x4 = bytes[o + 4];
+      const x5 = bytes[o + 5];
+      const x6 = bytes[o + 6];
+      const x7 = bytes[o + 7];
+      const x8 = bytes[o + 8];
+      const x9 = bytes[o + 9];
+      const x10 = bytes[o + 10];
+      return (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7 | x8 | x9 | x10) < 128 ? fromCharCode(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10) : null;
+    }
+    case 12: {
+      const x0 = bytes[o];
+      const x1 = bytes[o + 1];
+      const x2 = bytes[o + 2];
+      const x3 = bytes[o + 3];
+      const x4 = bytes[o + 4];
+      const x5 = bytes[o + 5];
+      const x6 = bytes[o + 6];
+      const x7 = bytes[o + 7];
+      const x8 = bytes[o + 8];
+      const x9 = bytes[o + 9];
+      const x10 = bytes[o + 10];
+      const x11 = bytes[o + 11];
+      return (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7 | x8 | x9 | x10 | x11) < 128 ? fromCharCode(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11) : null;
+    }
+    case 13: {
+      const x0 = bytes[o];
+      const x1 = bytes[o + 1];
+      const x2 = bytes[o + 2];
+      const x3 = bytes[o + 3];
+      const x4 = bytes[o + 4];
+      const x5 = bytes[o + 5];
+      const x6 = bytes[o + 6];
+      const x7 = bytes[o + 7];
+      const x8 = bytes[o + 8];
+      const x9 = bytes[o + 9];
+      const x10 = bytes[o + 10];
+      const x11 = bytes[o + 11];
+      const x12 = bytes[o + 12];
+      return (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7 | x8 | x9 | x10 | x11 | x12) < 128 ? fromCharCode(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12) : null;
+    }
+    case 14: {
+      const x0 = bytes[o];
+      const x1 = bytes[o + 1];
+      const x2 = bytes[o + 2];
+      const x3 = bytes[o + 3];
+      const x4 = bytes[o + 4];
+      const x5 = bytes[o + 5];
+      const x6 = bytes[o + 6];
+      const x7 = bytes[o + 7];
+      const x8 = bytes[o + 8];
+      const x9 = bytes[o + 9];
+      const x10 = bytes[o + 10];
+      const x11 = bytes[o + 11];
+      const x12 = bytes[o + 12];
+      const x13 = bytes[o + 13];
+      return (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7 | x8 | x9 | x10 | x11 | x12 | x13) < 128 ? fromCharCode(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13) : null;
+    }
+    case 15: {
+      const x0 = bytes[o];
+      const x1 = bytes[o + 1];
+      const x2 = bytes[o + 2];
+      const x3 = bytes[o + 3];
+      const x4 = bytes[o + 4];
+      const x5 = bytes[o + 5];
+      const x6 = bytes[o + 6];
+      const x7 = bytes[o + 7];
+      const x8 = bytes[o + 8];
+      const x9 = bytes[o + 9];
+      const x10 = bytes[o + 10];
+      const x11 = bytes[o + 11];
+      const x12 = bytes[o + 12];
+      const x13 = bytes[o + 13];
+      const x14 = bytes[o + 14];
+      return (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7 | x8 | x9 | x10 | x11 | x12 | x13 | x14) < 128 ? fromCharCode(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14) : null;
+    }
+    case 16: {
+      const x0 = bytes[o];
+      const x1 = bytes[o + 1];
+      const x2 = bytes[o + 2];
+      const x3 = bytes[o + 3];
+      const x4 = bytes[o + 4];
+      const x5 = bytes[o + 5];
+      const x6 = bytes[o + 6];
+      const x7 = bytes[o + 7];
+      const x8 = bytes[o + 8];
+      const x9 = bytes[o + 9];
+      const x10 = bytes[o + 10];
+      const x11 = bytes[o + 11];
+      const x12 = bytes[o + 12];
+      const x13 = bytes[o + 13];
+      const x14 = bytes[o + 14];
+      const x15 = bytes[o + 15];
+      return (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7 | x8 | x9 | x10 | x11 | x12 | x13 | x14 | x15) < 128 ? fromCharCode(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15) : null;
     }
     default:
       return null;

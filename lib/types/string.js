@@ -176,7 +176,7 @@ module.exports = [
       return s;
     },
     // The JS read of a small message (lib/codegen.js, `fastTake`): an ASCII string of up
-    // to 8 characters (`rt.asciiText`); other text gives up the JS read.
+    // to 16 characters (`rt.asciiText`); other text gives up the JS read.
     emitRead(g, d) {
       const max = g.limits.maxStringBytes;
       if (constrained(d) || (max >= 0 && max < rt.SET_INPUT)) return null;
