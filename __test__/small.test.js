@@ -8,24 +8,12 @@
 
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
-const { shorn } = require('./helpers');
+const { shorn, mulberry32: random } = require('./helpers');
 const { generate } = require('../lib/codegen');
 const { analyze } = require('../lib/walk');
 const rt = require('../lib/runtime');
 
 const { t, compile } = shorn;
-
-// A seeded generator (mulberry32), so a failure repeats.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Schemas every type of which has a JS read, with random values of them: small values
 // (the JS read's forms) most of the time, and now and then ones it leaves to the native

@@ -6,6 +6,7 @@
 
 const { ShornError, pathKey } = require('../errors');
 const rt = require('../runtime');
+const { readPresent } = require('./optional');
 
 // Names that plain objects inherit from Object.prototype: a field with one of these names
 // is read only as an own property, so a missing optional `toString` is absent, not a
@@ -25,6 +26,17 @@ function fieldValue(x, name) {
 // Object-literal key: `__proto__` must be computed, or the literal sets the prototype.
 function literalKey(name) {
   return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name);
+}
+
+// The statement that gives new object `o` its field `name` after the literal part (see
+// `emitTake`), when `has` (an expression, or undefined for always).
+function assignField(o, name, value, has) {
+  const key = JSON.stringify(name);
+  const set =
+    name === '__proto__'
+      ? `rt.defineOwn(${o}, "__proto__", ${value});`
+      : `if (${key} in rt.ObjectPrototype) rt.defineOwn(${o}, ${key}, ${value}); else ${o}[${key}] = ${value};`;
+  return has ? `if (${has}) { ${set} }` : set;
 }
 
 const isObject = (x) => `(typeof ${x} === 'object' && ${x} !== null && !Array.isArray(${x}))`;
@@ -86,17 +98,10 @@ module.exports = [
       const first = values.findIndex((x) => x.has);
       const literal = first < 0 ? values : values.slice(0, first);
       g.dec.push(`const ${v} = ${g.construct(literal.map((x) => x.f.name), literal.map((x) => x.value))};`);
-      for (const x of first < 0 ? [] : values.slice(first)) {
-        // Fields after the literal are defined where Object.prototype has the name (always
-        // for `__proto__`; for others only if it gained one since): an assignment would
-        // reach a prototype's setter instead of making an own property.
-        const key = JSON.stringify(x.f.name);
-        const set =
-          x.f.name === '__proto__'
-            ? `rt.defineOwn(${v}, "__proto__", ${x.value});`
-            : `if (${key} in rt.ObjectPrototype) rt.defineOwn(${v}, ${key}, ${x.value}); else ${v}[${key}] = ${x.value};`;
-        g.dec.push(x.has ? `if (${x.has}) { ${set} }` : set);
-      }
+      // Fields after the literal are defined where Object.prototype has the name (always
+      // for `__proto__`; for others only if it gained one since): an assignment would
+      // reach a prototype's setter instead of making an own property.
+      for (const x of first < 0 ? [] : values.slice(first)) g.dec.push(assignField(v, x.f.name, x.value, x.has));
       return v;
     },
     // The JS read of a small message (lib/codegen.js, `fastTake`): the object as
@@ -110,13 +115,9 @@ module.exports = [
           values.push({ f, value });
           continue;
         }
-        const has = g.readByte();
-        const v = g.fresh('r');
-        g.fast.push(`if (${has} > 1) break fast;`, `let ${v};`, `if (${has} === 1) {`);
-        const inner = g.read(f.schema.of);
-        if (inner === null) return null;
-        g.fast.push(`${v} = ${inner};`, '}');
-        values.push({ f, value: v, has: `${has} === 1` });
+        const read = readPresent(g, f.schema);
+        if (read === null) return null;
+        values.push({ f, ...read });
       }
       g.fastCost += 24 + 8 * d.fields.length;
       const first = values.findIndex((x) => x.has);
@@ -124,14 +125,7 @@ module.exports = [
       if (first < 0) return literal;
       const o = g.fresh('r');
       g.fast.push(`const ${o} = ${literal};`);
-      for (const x of values.slice(first)) {
-        const key = JSON.stringify(x.f.name);
-        const set =
-          x.f.name === '__proto__'
-            ? `rt.defineOwn(${o}, "__proto__", ${x.value});`
-            : `if (${key} in rt.ObjectPrototype) rt.defineOwn(${o}, ${key}, ${x.value}); else ${o}[${key}] = ${x.value};`;
-        g.fast.push(x.has ? `if (${x.has}) { ${set} }` : set);
-      }
+      for (const x of values.slice(first)) g.fast.push(assignField(o, x.f.name, x.value, x.has));
       return o;
     },
     test(d, x, c) {
