@@ -85,6 +85,53 @@ describe('text of small and large messages', () => {
     bytes[bytes.length - 1] = 0xff;
     assert.throws(() => codec.decode(bytes), (e) => e.code === 'ERR_SHORN_MALFORMED' && e.path === '$[1]');
   });
+
+  // A string with no char above U+00FF goes to the Latin-1 text (64 bytes at a time with
+  // AVX-512, src/codec/utf16_avx512.rs `latin1`): its malformed forms, at every position
+  // around a 64-byte window's end, in a small message and a split large one.
+  test('malformed UTF-8 in a string without wide chars is refused at its offset, small or large', () => {
+    const codec = shorn.compile(t.object({ a: t.string(), b: t.string(), n: t.uint8() }));
+    const fatal = new TextDecoder('utf-8', { fatal: true });
+    const faults = [
+      [0xc0, 0x80], // overlong
+      [0xc1, 0xbf], // overlong
+      [0x80], // a stray continuation byte (where a lead was)
+      [0xc3, 0x41], // a lead without its continuation byte
+      [0xc3, 0xc3], // a lead followed by a lead
+      [0xe9], // Latin-1 itself, not UTF-8
+      [0x41, 0xc3], // a lead at the end (of the string, when at the last byte)
+    ];
+    let refused = 0;
+    for (const prefix of ['', 'a'.repeat(5000)]) {
+      for (const good of ['é'.repeat(70), `x${'é'.repeat(69)}y`]) {
+        const bytes = Buffer.from(codec.encode({ a: prefix, b: good, n: 7 }));
+        const start = bytes.length - 1 - Buffer.byteLength(good);
+        for (let at = 0; at < Buffer.byteLength(good); at++) {
+          for (const fault of faults) {
+            const m = Buffer.from(bytes);
+            for (let k = 0; k < fault.length && at + k < Buffer.byteLength(good); k++) m[start + at + k] = fault[k];
+            let want;
+            try {
+              want = fatal.decode(m.subarray(start, bytes.length - 1));
+            } catch {
+              refused++;
+              assert.throws(() => codec.decode(m), (e) => e.code === 'ERR_SHORN_MALFORMED' && e.path === '$.b', `${prefix.length} ${at} ${fault}`);
+              continue;
+            }
+            assert.deepEqual(codec.decode(m), { a: prefix, b: want, n: 7 });
+          }
+        }
+      }
+    }
+    assert.ok(refused > 1000, `${refused} refused`);
+    // And the valid forms around the same positions decode exactly.
+    for (const prefix of ['', 'a'.repeat(5000)]) {
+      for (let k = 0; k < 140; k++) {
+        const b = `${'x'.repeat(k)}ÿ\u0080é${'Ü'.repeat(k % 40)}`;
+        assert.deepEqual(codec.decode(codec.encode({ a: prefix, b, n: 1 })), { a: prefix, b, n: 1 });
+      }
+    }
+  });
 });
 
 // A message of at most 255 bytes (lib/runtime.js, SMALL_INPUT and SET_INPUT) is copied into

@@ -401,14 +401,13 @@ impl TextBuffer {
         // a byte, or the bytes are malformed (where the Latin-1 copy stops early).
         if !has_wide_lead(bytes) {
             let mark = self.latin1.len();
-            if self.push_latin1_prefix(bytes).is_empty() {
+            if self.push_latin1(bytes) {
                 let units = self.latin1.len() - mark;
                 if self.latin1.len() > self.latin1_full {
                     return Ok(self.cut(false, units));
                 }
                 return Ok(units as f64);
             }
-            self.latin1.truncate(mark);
             return Err(Error::malformed(offset, Fault::BadUtf8));
         }
         let before = self.utf16.len();
@@ -492,23 +491,57 @@ impl TextBuffer {
     fn push_non_ascii(&mut self, bytes: &[u8], offset: usize) -> Result<usize> {
         let checked = validate_up_front(bytes, offset)?;
         let before = self.len();
-        let mut rest = bytes;
         if !self.wide {
             // A string with a char above U+00FF widens the text at once: its Latin-1
             // prefix would only be copied again by `widen`.
-            if !has_wide_lead(rest) {
-                rest = self.push_latin1_prefix(rest);
-                if rest.is_empty() {
+            if !has_wide_lead(bytes) {
+                // Valid UTF-8 without a lead of 0xC4 or more has no char above U+00FF.
+                if self.push_latin1(bytes) {
                     return Ok(self.len() - before);
                 }
+                return Err(Error::malformed(offset, Fault::BadUtf8));
             }
             self.widen();
         }
-        let valid = push_utf16_any(&mut self.utf16, rest, checked);
+        let valid = push_utf16_any(&mut self.utf16, bytes, checked);
         if !valid {
             return Err(Error::malformed(offset, Fault::BadUtf8));
         }
         Ok(self.len() - before)
+    }
+
+    /// Appends `bytes`, UTF-8 without a lead byte of 0xC4 or more (`has_wide_lead` is
+    /// false), to the Latin-1 text, one byte per char; false, appending nothing, where they
+    /// are not valid UTF-8. With AVX-512, 64 bytes at a time (`utf16_avx512::latin1`):
+    /// text of accented Latin letters (2-byte chars among ASCII) branches on every char in
+    /// the byte loop below.
+    #[inline(always)]
+    fn push_latin1(&mut self, bytes: &[u8]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if utf16_avx512::available() {
+            self.latin1.reserve(bytes.len());
+            let start = self.latin1.len();
+            // SAFETY: `bytes` are readable and have no byte of 0xC4 or more; the text has
+            // room for `bytes.len()` more bytes; `available()` found the CPU's features.
+            let (wrote, valid) = unsafe {
+                utf16_avx512::latin1(
+                    bytes.as_ptr(),
+                    bytes.len(),
+                    self.latin1.as_mut_ptr().add(start),
+                )
+            };
+            if valid {
+                // SAFETY: `latin1` initialised `wrote` bytes after `start`.
+                unsafe { self.latin1.set_len(start + wrote) };
+            }
+            return valid;
+        }
+        let mark = self.latin1.len();
+        if self.push_latin1_prefix(bytes).is_empty() {
+            return true;
+        }
+        self.latin1.truncate(mark);
+        false
     }
 
     /// Appends the longest prefix of valid UTF-8 `bytes` whose chars are all at most

@@ -315,6 +315,92 @@ pub unsafe fn convert<const CHECK: bool>(
     }
 }
 
+/// UTF-8 whose chars are all at most U+00FF (no byte of 0xC4 or more: the caller has
+/// checked) to Latin-1, 64 bytes a window, validating; returns (bytes written, valid).
+/// A window's two-byte chars (a lead of 0xC2 or 0xC3, then a continuation byte) become
+/// one byte, `(lead & 3) << 6 | (next & 0x3f)`, written at the lead's place; a compress
+/// (`vpcompressb`) then drops the continuation bytes. A window never ends between a lead
+/// and its continuation byte: one whose last byte is a lead stops before it. The text is
+/// valid when every continuation byte follows a lead of 0xC2 or 0xC3 and every such lead
+/// is followed by one, and no byte is 0xC0 or 0xC1 (overlong) or 0xC4 or more. Where it
+/// is not, the result is false and the bytes written are to be dropped.
+///
+/// # Safety
+///
+/// `src[..n]` is readable; `dst` has room for `n` bytes; the CPU has what `available()`
+/// checks.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
+pub unsafe fn latin1(src: *const u8, n: usize, dst: *mut u8) -> (usize, bool) {
+    let mut i = 0;
+    let mut o = 0;
+    // SAFETY: every load is a masked load of the bytes `i..i + w` with `i + w <= n`
+    // (masked-off bytes are neither read nor faulted on); every store is masked to the
+    // `count <= consumed` bytes it writes at `o`, and `o <= i` before each window (a
+    // window writes at most one byte per byte it consumes), so it ends at or before
+    // byte `i + consumed <= n` of `dst`. `consumed` is at least 1 (a window of 64 bytes
+    // consumes 63 or 64; a last one all of its `w >= 1`), so the loop ends.
+    unsafe {
+        let next_index = _mm512_set_epi64(
+            0x003f3e3d3c3b3a39,
+            0x3837363534333231,
+            0x302f2e2d2c2b2a29,
+            0x2827262524232221,
+            0x201f1e1d1c1b1a19,
+            0x1817161514131211,
+            0x100f0e0d0c0b0a09,
+            0x0807060504030201,
+        );
+        let cont_max = _mm512_set1_epi8(-64);
+        let lead_bits = _mm512_set1_epi8(0xfeu8 as i8);
+        let lead_value = _mm512_set1_epi8(0xc2u8 as i8);
+        let top_two = _mm512_set1_epi8(0xc0u8 as i8);
+        while i < n {
+            let w = (n - i).min(64);
+            let loaded = low(w);
+            let v = _mm512_maskz_loadu_epi8(loaded, src.add(i) as *const i8);
+            let high = _mm512_movepi8_mask(v);
+            if high == 0 {
+                _mm512_mask_storeu_epi8(dst.add(o) as *mut i8, loaded, v);
+                i += w;
+                o += w;
+                continue;
+            }
+            let cont = _mm512_cmplt_epi8_mask(v, cont_max);
+            let lead = _mm512_cmpeq_epi8_mask(_mm512_and_si512(v, lead_bits), lead_value);
+            // A lead as the window's last byte goes to the next window, if there is one
+            // (else it is cut off: invalid, below).
+            let consumed = if w == 64 && lead >> 63 != 0 && i + 64 < n {
+                63
+            } else {
+                w
+            };
+            let taken = low(consumed);
+            let bad = (high & !cont & !lead)
+                | ((cont ^ (lead << 1)) & taken)
+                | (lead & (1u64 << (consumed - 1)));
+            if bad & taken != 0 {
+                return (o, false);
+            }
+            let next = _mm512_permutexvar_epi8(next_index, v);
+            // Bytes: (lead << 6) & 0xc0 | next & 0x3f (a 16-bit shift by 6 leaves each
+            // byte's low two bits at its top; nothing crosses into the byte above that
+            // survives the select).
+            let joined =
+                _mm512_ternarylogic_epi32::<0xca>(top_two, _mm512_slli_epi16::<6>(v), next);
+            let bytes = _mm512_mask_blend_epi8(lead, v, joined);
+            let keep = !cont & taken;
+            let count = keep.count_ones() as usize;
+            let out = _mm512_maskz_compress_epi8(keep, bytes);
+            _mm512_mask_storeu_epi8(dst.add(o) as *mut i8, low(count), out);
+            i += consumed;
+            o += count;
+        }
+        (o, true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,6 +439,69 @@ mod tests {
             out.truncate(wrote);
             assert_eq!(out, want, "{bytes:02x?}");
         }
+    }
+
+    /// `latin1`'s bytes for `bytes` (which have no byte of 0xC4 or more), or None where
+    /// it finds them invalid, checked against std.
+    fn latin1_like_std(bytes: &[u8]) {
+        if !cpu_has() {
+            return;
+        }
+        let mut out = vec![0u8; bytes.len()];
+        // SAFETY: `bytes` is readable; `out` has `bytes.len()` bytes; `cpu_has()`.
+        let (wrote, valid) = unsafe { latin1(bytes.as_ptr(), bytes.len(), out.as_mut_ptr()) };
+        out.truncate(wrote);
+        let want = std::str::from_utf8(bytes).ok().map(|s| {
+            s.chars()
+                .map(|c| u8::try_from(c as u32).unwrap())
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(valid.then_some(out), want, "{bytes:02x?}");
+    }
+
+    #[test]
+    fn latin1_converts_and_validates_like_std_at_every_window_position() {
+        // Mixes of ASCII and two-byte chars of every length to 200 bytes and more, so
+        // each falls at every position of a window and across its end.
+        let chars = ["a", "é", "\u{80}", "ÿ", "ß", " "];
+        for seed in 0..32u64 {
+            let mut s = String::new();
+            let mut k = seed;
+            while s.len() < 200 {
+                k = k
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                s.push_str(chars[(k >> 33) as usize % chars.len()]);
+                latin1_like_std(s.as_bytes());
+                let prefixed = format!("{}{}", "x".repeat(s.len() % 65), s);
+                latin1_like_std(prefixed.as_bytes());
+            }
+        }
+        // Each byte below 0xC4 and each pair after a lead, at each position around a
+        // window's end: stray and missing continuation bytes, overlong leads (0xC0,
+        // 0xC1), a lead cut off by the end.
+        let base: Vec<u8> = "aéxÿ".repeat(40).into_bytes();
+        for at in [0usize, 1, 2, 61, 62, 63, 64, 65, 66, 125, 126, 127, 128] {
+            for b in 0..0xc4u8 {
+                let mut bytes = base.clone();
+                bytes[at] = b;
+                latin1_like_std(&bytes);
+                latin1_like_std(&bytes[..at + 1]);
+                latin1_like_std(&bytes[..at + 2]);
+                for second in [0x00u8, 0x41, 0x7f, 0x80, 0xa9, 0xbf, 0xc0, 0xc2, 0xc3] {
+                    bytes[at + 1] = second;
+                    latin1_like_std(&bytes);
+                    latin1_like_std(&bytes[..at + 2]);
+                }
+            }
+        }
+        // All-ASCII windows, and one long run of two-byte chars.
+        latin1_like_std(
+            "plain ASCII text, several windows of it. "
+                .repeat(9)
+                .as_bytes(),
+        );
+        latin1_like_std("é".repeat(300).as_bytes());
     }
 
     const CHARS: [&str; 8] = ["a", "é", "ß", "€", "李", "\u{ffff}", "🚀", "\u{10ffff}"];
