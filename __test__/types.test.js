@@ -20,6 +20,7 @@ const {
   varint,
   zigzag,
   concatBytes,
+  runIsolated,
 } = require('./helpers');
 
 const { t } = shorn;
@@ -696,4 +697,35 @@ describe('large schemas (generated as a function per object shape)', () => {
       assertShornError(() => codec.encode(v2), { code: 'ERR_SHORN_INVALID', path: '$.x' });
     });
   }
+});
+
+describe('tuples decode to packed arrays', () => {
+  // lib/types/tuple.js builds tuples of two items or more with `new Array(a, b, ...)`
+  // (no allocation site for V8 to pretenure); the arrays must still be packed, as the
+  // literal `[a, b]` and JSON.parse make them, in both marshallers, small and large.
+  test('of every length, in small and large messages', () => {
+    const result = runIsolated(
+      `
+      const out = [];
+      for (const n of [1, 2, 3, 5]) {
+        const floats = t.tuple(Array.from({ length: n }, () => t.float64()));
+        const mixed = t.tuple(Array.from({ length: n }, (_, k) => (k % 2 ? t.string() : t.uint8())));
+        for (const [item, v] of [[floats, (k) => Array.from({ length: n }, (_, j) => k + j / 2)], [mixed, (k) => Array.from({ length: n }, (_, j) => (j % 2 ? 's' + k : j))]]) {
+          for (const mode of ['generated', 'generic']) {
+            const codec = compile(t.array(item), mode === 'generic' ? { codegen: false } : {});
+            for (const count of [1, 3000]) {
+              const value = Array.from({ length: count }, (_, k) => v(k));
+              const back = codec.decode(codec.encode(value));
+              out.push([n, mode, count, JSON.stringify(back) === JSON.stringify(value), back.every((a) => !%HasHoleyElements(a))]);
+            }
+          }
+        }
+      }
+      return out;
+    `,
+      ['--allow-natives-syntax'],
+    );
+    assert.equal(result.length, 32);
+    for (const row of result) assert.deepEqual(row.slice(3), [true, true], String(row));
+  });
 });

@@ -28,9 +28,16 @@ module.exports = [
         g.put(item, y, path.item(k), room);
       });
     },
+    // Two items or more: `new Array(a, b, ...)`, a packed array as the literal `[a, b]`
+    // makes, but without the literal's allocation site. V8 pretenures a site whose objects
+    // survive a scavenge (a decoded message kept for a while, as the benchmark's
+    // round-trip check keeps one), and from then on makes every tuple of every decode in
+    // the old generation: canada decode (56K [lon, lat] pairs) ran at ~240 ops/s so,
+    // and at 800-1,350 with this form (one process per figure; docs/DESIGN.md). One item
+    // keeps the literal: `Array(x)` of a number is an empty array of length x.
     emitTake(g, d) {
       const items = d.items.map((item) => g.take(item));
-      return `[${items.join(', ')}]`;
+      return items.length >= 2 ? `new NewArray(${items.join(', ')})` : `[${items.join(', ')}]`;
     },
     test: (d, x, c) => Array.isArray(x) && x.length === d.items.length && d.items.every((item, k) => c.test(item, x[k])),
     put(c, d, x, shown) {
@@ -41,7 +48,12 @@ module.exports = [
         c.segments.pop();
       }
     },
-    take: (c, d) => d.items.map((item) => c.take(item)),
+    take(c, d) {
+      // Pushed, so that the array is packed as in generated code (`map` makes a holey one).
+      const out = [];
+      for (const item of d.items) out.push(c.take(item));
+      return out;
+    },
     toJson: (d, x, c) => (Array.isArray(x) && x.length === d.items.length ? d.items.map((item, k) => c.toJson(item, x[k])) : x),
     fromJson: (d, j, c) => (Array.isArray(j) && j.length === d.items.length ? d.items.map((item, k) => c.fromJson(item, j[k])) : j),
     // `shorn inspect` (lib/cli/inspect.js).
