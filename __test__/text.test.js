@@ -248,6 +248,33 @@ describe('text of a large message to encode, in chunks', () => {
     }
   });
 
+  // A string of LONG_STRING units or more is a chunk of its own, the chunk before it cut
+  // where it stands; in a message whose chunks are handed over as they are cut too.
+  test('strings each side of LONG_STRING, first, between short ones, and after many', () => {
+    const { LONG_STRING, PUSH_SLOTS } = require('../lib/runtime');
+    assert.ok(LONG_STRING > 0 && PUSH_SLOTS > 0);
+    const plain = compileMode(t.array(t.string()), MODES[1]);
+    for (const mode of MODES) {
+      const codec = compileMode(t.array(t.string()), mode);
+      for (const unit of ['a', 'é', '数', '🚀']) {
+        const n = Math.floor(LONG_STRING / unit.length);
+        const long = [unit.repeat(n - 1), unit.repeat(n), unit.repeat(n + 1), `${unit.repeat(n)}x`];
+        for (const lead of [[], ['s', ''], Array.from({ length: PUSH_SLOTS + 10 }, (_, k) => `w${k}`)]) {
+          const strings = [...lead, long[1], long[2], 'mid', long[0], long[3], long[1], '', 'end', long[2]];
+          const bytes = codec.encode(strings);
+          assert.deepEqual(codec.decode(bytes), strings);
+          assert.deepEqual(bytes, plain.encode(strings));
+        }
+      }
+      // A lone surrogate in a long string is found at its own string, and the next encode
+      // carries none of the chunks of the one that threw.
+      const bad = ['a', 'x'.repeat(LONG_STRING), 'b', `${'y'.repeat(LONG_STRING)}\ud800`];
+      assert.throws(() => codec.encode(bad), (e) => e.code === 'ERR_SHORN_INVALID' && e.path === '$[3]');
+      const next = ['c', 'z'.repeat(LONG_STRING)];
+      assert.deepEqual(codec.decode(codec.encode(next)), next);
+    }
+  });
+
   test('chunks made by the generic marshaller, handed a json value by generated code, keep their place', () => {
     const [gen, gener] = MODES.map((mode) => compileMode(t.object({ a: t.string(), doc: t.json(), z: t.array(t.string()) }), mode));
     const doc = { list: Array.from({ length: 400 }, (_, k) => `${WORDS[k % WORDS.length]}-${k}`.repeat(20)), n: 1 };

@@ -167,9 +167,18 @@ class Generator {
 
   /** Passes string `x` to the native side; its length goes on the tape. */
   string(x) {
-    if (this.layout.positional) this.enc.push(`s${this.stringArg++} = ${x};`);
-    else this.enc.push(`S += ${x};`, `if (S.length > ${rt.TEXT_CHUNK}) { rt.cutText(S, i); S = ''; }`);
-    this.enc.push(`T[i++] = ${x}.length;`);
+    if (this.layout.positional) {
+      this.enc.push(`s${this.stringArg++} = ${x};`, `T[i++] = ${x}.length;`);
+      return;
+    }
+    // A long string is a chunk of its own (lib/runtime.js, LONG_STRING).
+    const n = this.fresh('n');
+    this.enc.push(
+      `const ${n} = ${x}.length;`,
+      `T[i++] = ${n};`,
+      `if (${n} < ${rt.LONG_STRING}) { S += ${x}; if (S.length > ${rt.TEXT_CHUNK}) { rt.cutText(S, i); S = ''; } }`,
+      `else { rt.longText(S, ${x}); S = ''; }`,
+    );
   }
 
   /** Passes byte or typed array `x` to the native side. */

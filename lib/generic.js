@@ -343,7 +343,11 @@ class Encoder {
     // The native side refuses lone surrogates on encode; `check` must say so itself.
     if (this.issues !== null && !x.isWellFormed()) (this.late ?? this.issues).push(loneSurrogate(this.path(), x));
     if (this.strings !== null) this.strings.push(x);
-    else {
+    else if (x.length >= rt.LONG_STRING && !this.scratch) {
+      // A long string is a chunk of its own, as lib/runtime.js says at LONG_STRING.
+      rt.longText(this.S, x);
+      this.S = '';
+    } else {
       this.S += x;
       // In chunks, as lib/runtime.js says at TEXT_CHUNK; a scratch encode's text is
       // never sent.

@@ -45,6 +45,17 @@ const SPLIT_TEXT_MIN_INPUT = 4096;
 // speed; 16K units: github_events, 46K units, seemed slower in 5 of 8 A/B pairs.)
 const TEXT_CHUNK = 1 << 15;
 
+// A string of this many UTF-16 units or more is not appended to S: it becomes a chunk of
+// its own (the chunk before it cut where it stands), which the native side reads as it
+// is, one copy into its buffer, with no concatenation for V8 to flatten (a flat string
+// of its own, widened to two bytes when one string of the chunk needed them, then copied
+// out: three copies of every char where one does). gsoc-2018 encode (1,690 of its 34K
+// strings are 512 units or more, 72% of its text) went from ~420 to ~575 ops/s, in
+// benchmark children with src/binding/malloc.rs in both; twitter, github_events,
+// citm_catalog and batch100 level (docs/DESIGN.md, "Large encodes and the output's
+// memory"). Without malloc.rs this had lost, to page faults on every output.
+const LONG_STRING = 256;
+
 // A message whose first chunk took more tape slots than this (strings of fewer than ~16
 // units on average, with the numbers between them) has its chunks handed to the native
 // side as they are cut; other messages keep theirs for the encode call. A chunk of short
@@ -55,17 +66,44 @@ const TEXT_CHUNK = 1 << 15;
 // A/B runs). Measured 2026-12-01, docs/DESIGN.md.
 const PUSH_SLOTS = 2048;
 
-// Cuts chunk `S` from the text of the message being marshalled, `i` tape slots into it.
+// Cuts chunk `S` (past TEXT_CHUNK units) from the text of the message being marshalled,
+// `i` tape slots into it. The first such cut decides whether the chunks are handed over
+// from then on (PUSH_SLOTS); long strings' chunks (`longText`) do not count.
 function cutText(S, i) {
   if (state.textBase >= 0) native.pushText(S);
-  else if (state.chunks.length === 0 && i > PUSH_SLOTS) state.textBase = native.pushText(S);
+  else if (!state.cut && i > PUSH_SLOTS) handOver(S);
   else state.chunks.push(S);
+  state.cut = true;
+}
+
+// A long string `x` (LONG_STRING) as a chunk of its own, after `S`, the text since the
+// last cut.
+function longText(S, x) {
+  if (state.textBase >= 0) {
+    if (S !== '') native.pushText(S);
+    native.pushText(x);
+  } else {
+    if (S !== '') state.chunks.push(S);
+    state.chunks.push(x);
+  }
+}
+
+// Hands the chunks kept so far (long strings' only), then `S`, to the native side, and
+// every chunk after them as it is cut.
+function handOver(S) {
+  const kept = state.chunks;
+  state.chunks = [];
+  state.textBase = native.pushText(kept.length === 0 ? S : kept[0]);
+  if (kept.length === 0) return;
+  for (let k = 1; k < kept.length; k++) native.pushText(kept[k]);
+  native.pushText(S);
 }
 
 // The text argument of an encode whose text was cut: `[base, S]` when its chunks went to
 // the native side (`base`: where they start in its pending text), else every chunk, then
 // `S` (src/binding/mod.rs, read_args).
 function chunkedText(S) {
+  state.cut = false;
   if (state.textBase >= 0) return [state.textBase, S];
   const chunks = state.chunks;
   chunks.push(S);
@@ -76,6 +114,7 @@ function chunkedText(S) {
 // After an encode whose text was cut, whether it was sent or threw: forgets its chunks.
 function endText() {
   state.chunks = [];
+  state.cut = false;
   const base = state.textBase;
   if (base >= 0) {
     state.textBase = -1;
@@ -171,6 +210,8 @@ const state = {
   // `textBase` of its pending text (else -1). Empty and -1 for every other message.
   chunks: [],
   textBase: -1,
+  // Whether the text has been cut past TEXT_CHUNK (`cutText`) in this encode.
+  cut: false,
   // True after a native decode of GROWN_INPUT bytes or more, or of a batch of frames,
   // which may have grown the native tape or text scratch, or an encode that grew the tape
   // past KEEP_TAPE_SLOTS (`grow`); false again after a native
@@ -231,9 +272,11 @@ function reenter(fn, arg) {
   const saved = state.tape;
   const chunks = state.chunks;
   const textBase = state.textBase;
+  const cut = state.cut;
   setTape(newTape(256));
   state.chunks = [];
   state.textBase = -1;
+  state.cut = false;
   state.busy = false;
   try {
     return fn(arg);
@@ -241,6 +284,7 @@ function reenter(fn, arg) {
     setTape(saved);
     state.chunks = chunks;
     state.textBase = textBase;
+    state.cut = cut;
     state.busy = true;
   }
 }
@@ -776,7 +820,10 @@ module.exports = {
   typedArraySet,
   KEEP_TAPE_SLOTS,
   TEXT_CHUNK,
+  LONG_STRING,
+  PUSH_SLOTS,
   cutText,
+  longText,
   chunkedText,
   endText,
   grow,

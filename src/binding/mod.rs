@@ -14,6 +14,7 @@
 //! shorn again) only after the borrow is released, so a nested call always finds the state
 //! free and JS and Rust cannot fall out of step.
 
+mod malloc;
 mod nodeapi;
 
 use std::borrow::Cow;
@@ -857,6 +858,9 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
     engine::encode(&bound.program, &input, &mut inner.writer).map_err(Fail::Codec)?;
     let n = inner.writer.len();
     let result = if n > SLAB_MAX_MESSAGE {
+        if n >= malloc::LARGE_OUTPUT {
+            malloc::adapt();
+        }
         // SAFETY: `env` is live.
         unsafe { nodeapi::buffer_copy(env, inner.writer.as_slice()) }?
     } else {
