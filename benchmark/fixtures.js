@@ -23,6 +23,18 @@ const unicodePerson = () => ({
   bio: 'Программистка и поэтесса — 数学者、詩人の娘。Αναλυτική μηχανή ✓ Ünïcødé ßüß 🚀🌍',
 });
 
+// unicodePerson's fields with Latin-1 text (accented letters among ASCII, every char at
+// most U+00FF): decoded into one-byte strings, not transcoded to UTF-16. Not in the full
+// run's default list (EXTRA_FIXTURES); `--fixtures latin1Person`, fixture-ab.js and
+// peer-pair.js take it by name.
+const latin1Person = () => ({
+  id: 1234,
+  name: 'Zoë Müller-Lüdenscheidt',
+  age: 36,
+  active: true,
+  bio: "Née à Besançon, elle a étudié à l'Université de Genève. Ça lui a plu énormément; später Übersetzerin für Spanisch (año, niño, señor).",
+});
+
 const nestedEvent = () => ({
   id: 2874519301,
   ts: 1718031234567,
@@ -265,15 +277,20 @@ for (const corpus of CORPORA) {
   FIXTURES[corpus.name] = { shape: corpus.name, makeValue, corpus: true, codecs: CORPUS_CODECS, vary: corpus.vary };
 }
 
+// Fixtures run only when named (`--fixtures`), as unicodePerson's shape with other text.
+SHAPES.latin1Person = { ...SHAPES.unicodePerson, label: 'latin1Person' };
+const EXTRA_FIXTURES = { latin1Person: { shape: 'latin1Person', makeValue: latin1Person } };
+
 const FIXTURE_NAMES = Object.keys(FIXTURES);
 const CORPUS_NAMES = FIXTURE_NAMES.filter((name) => FIXTURES[name].corpus);
+const EXTRA_NAMES = Object.keys(EXTRA_FIXTURES);
 
 // A fixture as the children use it: `value` is built on first read (each loadFixture call
 // builds its own), `schemas` holds every codec's schema for its shape, `codecs` the codecs
 // that run it (undefined: every one).
 function loadFixture(name) {
-  const spec = FIXTURES[name];
-  if (!spec) throw new Error(`unknown fixture '${name}' (known: ${FIXTURE_NAMES.join(', ')})`);
+  const spec = FIXTURES[name] ?? EXTRA_FIXTURES[name];
+  if (!spec) throw new Error(`unknown fixture '${name}' (known: ${[...FIXTURE_NAMES, ...EXTRA_NAMES].join(', ')})`);
   let value;
   return {
     name,
@@ -294,4 +311,4 @@ function loadFixture(name) {
   };
 }
 
-module.exports = { FIXTURE_NAMES, CORPUS_NAMES, loadFixture };
+module.exports = { FIXTURE_NAMES, EXTRA_NAMES, CORPUS_NAMES, loadFixture };

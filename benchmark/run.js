@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { CODEC_NAMES, hasSchema } = require('./codecs');
-const { FIXTURE_NAMES, CORPUS_NAMES, loadFixture } = require('./fixtures');
+const { FIXTURE_NAMES, EXTRA_NAMES, CORPUS_NAMES, loadFixture } = require('./fixtures');
 const { describeMachine, loadSnapshot, startOtherLoadWindow } = require('./machine');
 const { runChild } = require('./spawn-child');
 const { median, spreadPercent } = require('./stats');
@@ -57,7 +57,7 @@ function parseOptions() {
     quick: values.quick,
     plan,
     codecs: pickList(values.codecs, CODEC_NAMES, CODEC_NAMES),
-    fixtures: pickList(values.fixtures, FIXTURE_NAMES, values.quick ? QUICK_FIXTURES : FIXTURE_NAMES, {
+    fixtures: pickList(values.fixtures, [...FIXTURE_NAMES, ...EXTRA_NAMES], values.quick ? QUICK_FIXTURES : FIXTURE_NAMES, {
       corpora: CORPUS_NAMES,
     }),
   };
