@@ -512,9 +512,9 @@ impl TextBuffer {
 
     /// Appends `bytes`, UTF-8 without a lead byte of 0xC4 or more (`has_wide_lead` is
     /// false), to the Latin-1 text, one byte per char; false, appending nothing, where they
-    /// are not valid UTF-8. With AVX-512, 64 bytes at a time (`utf16_avx512::latin1`):
-    /// text of accented Latin letters (2-byte chars among ASCII) branches on every char in
-    /// the byte loop below.
+    /// are not valid UTF-8. With AVX-512, 64 bytes at a time (`utf16_avx512::latin1`);
+    /// else with SSSE3, 16 at a time (`utf16_simd::latin1`) and the last few by the byte
+    /// loop below, which alone branches on every char of accented Latin text.
     #[inline(always)]
     fn push_latin1(&mut self, bytes: &[u8]) -> bool {
         #[cfg(target_arch = "x86_64")]
@@ -537,7 +537,28 @@ impl TextBuffer {
             return valid;
         }
         let mark = self.latin1.len();
-        if self.push_latin1_prefix(bytes).is_empty() {
+        let mut rest = bytes;
+        #[cfg(target_arch = "x86_64")]
+        if bytes.len() >= 16 && utf16_simd::available() {
+            self.latin1.reserve(bytes.len());
+            // SAFETY: `bytes` are readable and have no byte of 0xC4 or more; the text has
+            // room for `bytes.len()` more bytes; `available()` found SSSE3.
+            let (read, wrote, valid) = unsafe {
+                utf16_simd::latin1(
+                    bytes.as_ptr(),
+                    bytes.len(),
+                    self.latin1.as_mut_ptr().add(mark),
+                )
+            };
+            if !valid {
+                return false;
+            }
+            // SAFETY: `latin1` initialised `wrote` bytes after `mark`.
+            unsafe { self.latin1.set_len(mark + wrote) };
+            // The last bytes (under 16, from a char boundary) by the byte loop.
+            rest = &bytes[read..];
+        }
+        if self.push_latin1_prefix(rest).is_empty() {
             return true;
         }
         self.latin1.truncate(mark);

@@ -435,9 +435,170 @@ unsafe fn one_char(src: *const u8, dst: *mut u16) -> (usize, usize) {
     }
 }
 
+/// For each 8-bit mask, the positions of its set bits in order, then 0x80 (`pshufb`
+/// writes a zero there): the shuffle that packs the kept bytes of 8 to the front.
+static PACK8: [[u8; 8]; 256] = build_pack8();
+
+const fn build_pack8() -> [[u8; 8]; 256] {
+    let mut table = [[0x80u8; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut k = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if mask & (1 << bit) != 0 {
+                table[mask][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        mask += 1;
+    }
+    table
+}
+
+/// UTF-8 whose chars are all at most U+00FF (no byte of 0xC4 or more: the caller has
+/// checked) to Latin-1, 16 bytes a block, as `utf16_avx512::latin1` does 64: each two-byte
+/// char joined into one byte at its lead, the continuation bytes packed out (two 8-byte
+/// halves, each by a `pshufb` from `PACK8`), validated in the same masks. Returns (bytes
+/// read, bytes written, valid): the blocks stop less than 16 bytes before `n`, at a char
+/// boundary, for the caller to finish; false where the bytes read are invalid (the bytes
+/// written are then to be dropped).
+///
+/// # Safety
+///
+/// `src[..n]` is readable; `dst` has room for `n` bytes; the CPU has SSSE3 (`available()`).
+#[target_feature(enable = "ssse3")]
+pub unsafe fn latin1(src: *const u8, n: usize, dst: *mut u8) -> (usize, usize, bool) {
+    let mut i = 0;
+    let mut o = 0;
+    // SAFETY: each block reads `src[i..i + 16]` with `i + 16 <= n`. Writes: a block writes
+    // 16 bytes at `o`, or 8 at `o` and 8 at `o + low` (`low <= 8` bytes kept of the first
+    // eight), and `o <= i` before it (a block writes at most one byte per byte it
+    // consumes), so every write ends at or before `i + 16 <= n`, inside `dst`'s room.
+    unsafe {
+        let cont_max = _mm_set1_epi8(-64);
+        let lead_bits = _mm_set1_epi8(0xfeu8 as i8);
+        let lead_value = _mm_set1_epi8(0xc2u8 as i8);
+        let top_two = _mm_set1_epi8(0xc0u8 as i8);
+        let low_six = _mm_set1_epi8(0x3f);
+        while i + 16 <= n {
+            let v = _mm_loadu_si128(src.add(i) as *const __m128i);
+            let high = _mm_movemask_epi8(v) as u32;
+            if high == 0 {
+                _mm_storeu_si128(dst.add(o) as *mut __m128i, v);
+                i += 16;
+                o += 16;
+                continue;
+            }
+            let cont = _mm_movemask_epi8(_mm_cmplt_epi8(v, cont_max)) as u32;
+            let is_lead = _mm_cmpeq_epi8(_mm_and_si128(v, lead_bits), lead_value);
+            let lead = _mm_movemask_epi8(is_lead) as u32;
+            // A lead as the block's last byte goes to the next block, or to the caller.
+            let consumed = 16 - (lead >> 15) as usize;
+            let taken = (1u32 << consumed) - 1;
+            let bad = (high & !cont & !lead)
+                | ((cont ^ (lead << 1)) & taken)
+                | (lead & (1 << (consumed - 1)) & taken);
+            if bad & taken != 0 {
+                return (i, o, false);
+            }
+            let next = _mm_srli_si128::<1>(v);
+            let joined = _mm_or_si128(
+                _mm_and_si128(_mm_slli_epi16::<6>(v), top_two),
+                _mm_and_si128(next, low_six),
+            );
+            let bytes = _mm_or_si128(_mm_and_si128(is_lead, joined), _mm_andnot_si128(is_lead, v));
+            let keep = !cont & taken;
+            let low_keep = (keep & 0xff) as usize;
+            let high_keep = ((keep >> 8) & 0xff) as usize;
+            let lo = _mm_shuffle_epi8(
+                bytes,
+                _mm_loadl_epi64(PACK8[low_keep].as_ptr() as *const __m128i),
+            );
+            let hi = _mm_shuffle_epi8(
+                _mm_srli_si128::<8>(bytes),
+                _mm_loadl_epi64(PACK8[high_keep].as_ptr() as *const __m128i),
+            );
+            _mm_storel_epi64(dst.add(o) as *mut __m128i, lo);
+            let low_count = low_keep.count_ones() as usize;
+            _mm_storel_epi64(dst.add(o + low_count) as *mut __m128i, hi);
+            o += low_count + high_keep.count_ones() as usize;
+            i += consumed;
+        }
+        (i, o, true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `latin1` on `bytes` (no byte of 0xC4 or more), its blocks then the rest by std,
+    /// against std on the whole.
+    fn latin1_like_std(bytes: &[u8]) {
+        if !available() {
+            return;
+        }
+        let mut out = vec![0u8; bytes.len()];
+        // SAFETY: `bytes` is readable; `out` has `bytes.len()` bytes; `available()`.
+        let (read, wrote, valid) = unsafe { latin1(bytes.as_ptr(), bytes.len(), out.as_mut_ptr()) };
+        assert!(
+            read <= bytes.len() && (!valid || bytes.len() - read < 16),
+            "{bytes:02x?}"
+        );
+        out.truncate(wrote);
+        let latin1_of = |b: &[u8]| {
+            std::str::from_utf8(b).ok().map(|s| {
+                s.chars()
+                    .map(|c| u8::try_from(c as u32).unwrap())
+                    .collect::<Vec<_>>()
+            })
+        };
+        let got = if valid {
+            latin1_of(&bytes[read..]).map(|tail| [out, tail].concat())
+        } else {
+            None
+        };
+        assert_eq!(got, latin1_of(bytes), "{bytes:02x?}");
+    }
+
+    #[test]
+    fn latin1_converts_and_validates_like_std_at_every_block_position() {
+        let chars = ["a", "é", "\u{80}", "ÿ", "ß", " "];
+        for seed in 0..32u64 {
+            let mut s = String::new();
+            let mut k = seed;
+            while s.len() < 80 {
+                k = k
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                s.push_str(chars[(k >> 33) as usize % chars.len()]);
+                latin1_like_std(s.as_bytes());
+                latin1_like_std(format!("{}{s}", "x".repeat(s.len() % 17)).as_bytes());
+            }
+        }
+        let base: Vec<u8> = "aéxÿ".repeat(10).into_bytes();
+        for at in [0usize, 1, 2, 13, 14, 15, 16, 17, 18, 30, 31, 32, 33] {
+            for b in 0..0xc4u8 {
+                let mut bytes = base.clone();
+                bytes[at] = b;
+                latin1_like_std(&bytes);
+                latin1_like_std(&bytes[..at + 1]);
+                for second in [0x00u8, 0x41, 0x7f, 0x80, 0xa9, 0xbf, 0xc0, 0xc2, 0xc3] {
+                    bytes[at + 1] = second;
+                    latin1_like_std(&bytes);
+                    latin1_like_std(&bytes[..at + 2]);
+                }
+            }
+        }
+        latin1_like_std(
+            "plain ASCII text, several blocks of it. "
+                .repeat(3)
+                .as_bytes(),
+        );
+        latin1_like_std("é".repeat(100).as_bytes());
+    }
 
     fn simd_units(s: &str) -> Vec<u16> {
         let n = s.len();
