@@ -537,6 +537,8 @@ impl TextBuffer {
             return valid;
         }
         let mark = self.latin1.len();
+        // (Only x86-64 has the blocks below that move `rest` on.)
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut rest = bytes;
         #[cfg(target_arch = "x86_64")]
         if bytes.len() >= 16 && utf16_simd::available() {
