@@ -451,57 +451,13 @@ mod tests {
         // SAFETY: `bytes` is readable; `out` has `bytes.len()` bytes; `cpu_has()`.
         let (wrote, valid) = unsafe { latin1(bytes.as_ptr(), bytes.len(), out.as_mut_ptr()) };
         out.truncate(wrote);
-        let want = std::str::from_utf8(bytes).ok().map(|s| {
-            s.chars()
-                .map(|c| u8::try_from(c as u32).unwrap())
-                .collect::<Vec<_>>()
-        });
+        let want = super::super::utf16_simd::latin1_cases::latin1_of(bytes);
         assert_eq!(valid.then_some(out), want, "{bytes:02x?}");
     }
 
     #[test]
     fn latin1_converts_and_validates_like_std_at_every_window_position() {
-        // Mixes of ASCII and two-byte chars of every length to 200 bytes and more, so
-        // each falls at every position of a window and across its end.
-        let chars = ["a", "é", "\u{80}", "ÿ", "ß", " "];
-        for seed in 0..32u64 {
-            let mut s = String::new();
-            let mut k = seed;
-            while s.len() < 200 {
-                k = k
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                s.push_str(chars[(k >> 33) as usize % chars.len()]);
-                latin1_like_std(s.as_bytes());
-                let prefixed = format!("{}{}", "x".repeat(s.len() % 65), s);
-                latin1_like_std(prefixed.as_bytes());
-            }
-        }
-        // Each byte below 0xC4 and each pair after a lead, at each position around a
-        // window's end: stray and missing continuation bytes, overlong leads (0xC0,
-        // 0xC1), a lead cut off by the end.
-        let base: Vec<u8> = "aéxÿ".repeat(40).into_bytes();
-        for at in [0usize, 1, 2, 61, 62, 63, 64, 65, 66, 125, 126, 127, 128] {
-            for b in 0..0xc4u8 {
-                let mut bytes = base.clone();
-                bytes[at] = b;
-                latin1_like_std(&bytes);
-                latin1_like_std(&bytes[..at + 1]);
-                latin1_like_std(&bytes[..at + 2]);
-                for second in [0x00u8, 0x41, 0x7f, 0x80, 0xa9, 0xbf, 0xc0, 0xc2, 0xc3] {
-                    bytes[at + 1] = second;
-                    latin1_like_std(&bytes);
-                    latin1_like_std(&bytes[..at + 2]);
-                }
-            }
-        }
-        // All-ASCII windows, and one long run of two-byte chars.
-        latin1_like_std(
-            "plain ASCII text, several windows of it. "
-                .repeat(9)
-                .as_bytes(),
-        );
-        latin1_like_std("é".repeat(300).as_bytes());
+        super::super::utf16_simd::latin1_cases::each(64, latin1_like_std);
     }
 
     const CHARS: [&str; 8] = ["a", "é", "ß", "€", "李", "\u{ffff}", "🚀", "\u{10ffff}"];

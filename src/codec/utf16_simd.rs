@@ -530,6 +530,74 @@ pub unsafe fn latin1(src: *const u8, n: usize, dst: *mut u8) -> (usize, usize, b
     }
 }
 
+/// The cases both Latin-1 kernels are tested on (`latin1` here and in `utf16_avx512`),
+/// for a kernel of `block` bytes a step, and std's answer for each.
+#[cfg(test)]
+pub(super) mod latin1_cases {
+    /// The Latin-1 bytes of `bytes`, or None where std finds them invalid UTF-8.
+    pub fn latin1_of(bytes: &[u8]) -> Option<Vec<u8>> {
+        std::str::from_utf8(bytes).ok().map(|s| {
+            s.chars()
+                .map(|c| u8::try_from(c as u32).unwrap())
+                .collect::<Vec<_>>()
+        })
+    }
+
+    /// Calls `check` on: mixes of ASCII and two-byte chars of every length to three
+    /// blocks and more, behind ASCII prefixes of every length to a block, so each char
+    /// falls at every position of a block and across its end; valid text with each byte
+    /// below 0xC4, and each of several bytes after it, put at each position around the
+    /// first two block ends (stray and missing continuation bytes, overlong leads, a lead
+    /// cut off by the end); all-ASCII blocks; a long run of two-byte chars.
+    pub fn each(block: usize, mut check: impl FnMut(&[u8])) {
+        let chars = ["a", "é", "\u{80}", "ÿ", "ß", " "];
+        for seed in 0..32u64 {
+            let mut s = String::new();
+            let mut k = seed;
+            while s.len() < 3 * block + 32 {
+                k = k
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                s.push_str(chars[(k >> 33) as usize % chars.len()]);
+                check(s.as_bytes());
+                check(format!("{}{s}", "x".repeat(s.len() % (block + 1))).as_bytes());
+            }
+        }
+        let base: Vec<u8> = "aéxÿ".repeat(block / 2 + 2).into_bytes();
+        let ends = [
+            0,
+            1,
+            2,
+            block - 3,
+            block - 2,
+            block - 1,
+            block,
+            block + 1,
+            block + 2,
+        ];
+        for at in ends.into_iter().chain(2 * block - 3..=2 * block) {
+            for b in 0..0xc4u8 {
+                let mut bytes = base.clone();
+                bytes[at] = b;
+                check(&bytes);
+                check(&bytes[..at + 1]);
+                check(&bytes[..at + 2]);
+                for second in [0x00u8, 0x41, 0x7f, 0x80, 0xa9, 0xbf, 0xc0, 0xc2, 0xc3] {
+                    bytes[at + 1] = second;
+                    check(&bytes);
+                    check(&bytes[..at + 2]);
+                }
+            }
+        }
+        check(
+            "plain ASCII text, several blocks of it. "
+                .repeat(block / 8)
+                .as_bytes(),
+        );
+        check("é".repeat(5 * block).as_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -548,56 +616,17 @@ mod tests {
             "{bytes:02x?}"
         );
         out.truncate(wrote);
-        let latin1_of = |b: &[u8]| {
-            std::str::from_utf8(b).ok().map(|s| {
-                s.chars()
-                    .map(|c| u8::try_from(c as u32).unwrap())
-                    .collect::<Vec<_>>()
-            })
-        };
         let got = if valid {
-            latin1_of(&bytes[read..]).map(|tail| [out, tail].concat())
+            latin1_cases::latin1_of(&bytes[read..]).map(|tail| [out, tail].concat())
         } else {
             None
         };
-        assert_eq!(got, latin1_of(bytes), "{bytes:02x?}");
+        assert_eq!(got, latin1_cases::latin1_of(bytes), "{bytes:02x?}");
     }
 
     #[test]
     fn latin1_converts_and_validates_like_std_at_every_block_position() {
-        let chars = ["a", "é", "\u{80}", "ÿ", "ß", " "];
-        for seed in 0..32u64 {
-            let mut s = String::new();
-            let mut k = seed;
-            while s.len() < 80 {
-                k = k
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                s.push_str(chars[(k >> 33) as usize % chars.len()]);
-                latin1_like_std(s.as_bytes());
-                latin1_like_std(format!("{}{s}", "x".repeat(s.len() % 17)).as_bytes());
-            }
-        }
-        let base: Vec<u8> = "aéxÿ".repeat(10).into_bytes();
-        for at in [0usize, 1, 2, 13, 14, 15, 16, 17, 18, 30, 31, 32, 33] {
-            for b in 0..0xc4u8 {
-                let mut bytes = base.clone();
-                bytes[at] = b;
-                latin1_like_std(&bytes);
-                latin1_like_std(&bytes[..at + 1]);
-                for second in [0x00u8, 0x41, 0x7f, 0x80, 0xa9, 0xbf, 0xc0, 0xc2, 0xc3] {
-                    bytes[at + 1] = second;
-                    latin1_like_std(&bytes);
-                    latin1_like_std(&bytes[..at + 2]);
-                }
-            }
-        }
-        latin1_like_std(
-            "plain ASCII text, several blocks of it. "
-                .repeat(3)
-                .as_bytes(),
-        );
-        latin1_like_std("é".repeat(100).as_bytes());
+        latin1_cases::each(16, latin1_like_std);
     }
 
     fn simd_units(s: &str) -> Vec<u16> {
