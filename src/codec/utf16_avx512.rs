@@ -15,24 +15,23 @@
 //!    (the final window takes all), so it consumes up to the first lead at or after
 //!    that; a window that ends in 16 ASCII bytes or more stops after its last other
 //!    byte, leaving the run to the ASCII widening.
-//! 3. The chars' last bytes (a byte followed by a lead) are compressed into a list of
-//!    positions (`vpcompressb` of 0..63). For 16 chars at a time, a byte permute
-//!    (`vpermb`) gathers each char's last four bytes into a 32-bit lane, last byte
-//!    lowest. The char's own bytes are its last and those above it up to its lead (the
-//!    first byte that is not a continuation byte: a scalar add on the 64-bit mask of
-//!    continuation bytes finds them all); a second `vpermb`, indexed by each byte's top
-//!    six bits, gives each own byte's payload mask (zero for the others), and shifts
-//!    and bit selects join the masked bytes into the char.
-//! 4. A char above U+FFFF becomes a surrogate pair in its lane's two 16-bit halves, and a
-//!    compress of 16-bit units (`vpcompressw`) drops the other lanes' high halves; with
-//!    no such char, a permute packs the lanes' low halves. A masked store writes them.
-//!    Which chars are above U+FFFF (and so how many units a group writes, and where the
-//!    next group's go) comes from the window's masks (a lead of four bytes, three bytes
-//!    before a char's end; `pext` by the char ends puts it in char order), not from the
-//!    chars' values, so the stores' masks and addresses do not wait for the values.
+//! 3. The UTF-16 units' last bytes: each char's last byte (a byte followed by a lead),
+//!    and for a char above U+FFFF also its third byte, which ends its high surrogate.
+//!    They are compressed into a list of positions (`vpcompressb` of 0..63); every unit
+//!    has its own end byte, so a window never writes more units than it consumes bytes.
+//! 4. For 32 units at a time, a 16-bit lane each, a byte permute (`vpermb`) gathers the
+//!    unit's last byte and the one before it, and a second the byte before those. An
+//!    ASCII last byte is the whole char; a continuation byte after a lead of two gives 6
+//!    bits and the lead 5 (its sixth is zero), joined by one multiply-add (`vpmaddubsw`);
+//!    after a second continuation byte, the byte before gives 4 more, shifted in under a
+//!    mask. A surrogate's lane is fixed up under masks known from the window's leads
+//!    (`pext` by the unit ends puts them in unit order), not from the values: the high
+//!    one's bits, shifted down by 4, plus 0xd800 - 0x40; the low one's last 10 bits, or
+//!    0xdc00. A masked store writes the lanes.
 //!
 //! Clausecker and Lemire ("Transcoding Unicode characters with AVX-512 instructions",
-//! 2023) gave the tools; this is a simpler scheme, a lane a char whatever its length.
+//! 2023) gave the tools; this is a simpler scheme, a lane a unit whatever the char's
+//! length.
 //! docs/DESIGN.md has what it measured against the SSSE3 steps.
 
 use std::arch::x86_64::*;
@@ -109,10 +108,9 @@ pub unsafe fn convert<const CHECK: bool>(
     // SAFETY: every load is a masked load of the bytes `i..i + w` with `i + w <= n` (the
     // masked-off bytes are not read and cannot fault), or of a constant table of 16 bytes.
     // Every store is masked to the units it writes, and `o <= i` before each window: an
-    // ASCII run writes `k` units for `k` bytes, and a mixed window's counts are cut so
-    // that `o` stays at or below `i + consumed` (valid text never needs the cut: a char
-    // has no more UTF-16 units than UTF-8 bytes; invalid text can, as a lane of four bytes
-    // may hold bytes that end chars of their own). So each store ends at or before unit
+    // ASCII run writes `k` units for `k` bytes, and a mixed window one unit per unit end
+    // among its first `consumed` bytes (a set bit of a mask over them, so at most
+    // `consumed`, whatever the bytes). So each store ends at or before unit
     // `i + consumed <= n`, inside `dst`'s room. `consumed` is at least 1 (a final window
     // takes its `w >= 1` bytes; another at least `w - 3 >= 58`), so the loop ends. Byte
     // permutes index their 64-byte registers by the low 6 bits of each index.
@@ -127,24 +125,31 @@ pub unsafe fn convert<const CHECK: bool>(
             0x0f0e0d0c0b0a0908,
             0x0706050403020100,
         );
-        let spread = _mm512_set_epi32(
-            0x0f0f0f0f, 0x0e0e0e0e, 0x0d0d0d0d, 0x0c0c0c0c, 0x0b0b0b0b, 0x0a0a0a0a, 0x09090909,
-            0x08080808, 0x07070707, 0x06060606, 0x05050505, 0x04040404, 0x03030303, 0x02020202,
-            0x01010101, 0x00000000,
+        // Byte pairs (j, j) in 16-bit lane j: a permute of the unit end list by them gives
+        // each lane its unit's end position twice.
+        let pairs = _mm512_set_epi64(
+            0x1f1f_1e1e_1d1d_1c1c,
+            0x1b1b_1a1a_1919_1818,
+            0x1717_1616_1515_1414,
+            0x1313_1212_1111_1010,
+            0x0f0f_0e0e_0d0d_0c0c,
+            0x0b0b_0a0a_0909_0808,
+            0x0707_0606_0505_0404,
+            0x0303_0202_0101_0000,
         );
-        let back = _mm512_set1_epi32(0x03020100);
-        let sixteen = _mm512_set1_epi8(16);
+        let thirty_two = _mm512_set1_epi8(32);
         let one = _mm512_set1_epi8(1);
-        let pack = _mm512_set_epi64(
-            0,
-            0,
-            0,
-            0,
-            0x001e_001c_001a_0018,
-            0x0016_0014_0012_0010,
-            0x000e_000c_000a_0008,
-            0x0006_0004_0002_0000,
-        );
+        let down_high = _mm512_set1_epi16(0x0100);
+        let down_both = _mm512_set1_epi16(0x0202);
+        let end_high = _mm512_set1_epi16(0x0080);
+        let both_high = _mm512_set1_epi16(0xc0c0u16 as i16);
+        let both_cont = _mm512_set1_epi16(0x8080u16 as i16);
+        let six_six = _mm512_set1_epi16(0x3f3f);
+        let seven = _mm512_set1_epi16(0x007f);
+        let join = _mm512_set1_epi16(0x4001);
+        let ten = _mm512_set1_epi16(0x03ff);
+        let high_base = _mm512_set1_epi16((0xd800u16 - (0x1_0000u32 >> 10) as u16) as i16);
+        let low_base = _mm512_set1_epi16(0xdc00u16 as i16);
         let t1h = _mm512_broadcast_i32x4(_mm_loadu_si128(
             super::utf16_simd::BYTE_1_HIGH.as_ptr() as *const __m128i
         ));
@@ -160,18 +165,6 @@ pub unsafe fn convert<const CHECK: bool>(
         let high_bit = _mm512_set1_epi8(-128);
         let cont_max = _mm512_set1_epi8(-64);
         let four_lead = _mm512_set1_epi8(0xf0u8 as i8);
-        // The payload mask of a byte, by its top six bits: ASCII 0x7f, a continuation byte
-        // 0x3f, a lead of two, three or four bytes 0x1f, 0x0f, 0x07.
-        let payload = _mm512_set_epi64(
-            0x0707_0707_0f0f_0f0f,
-            0x1f1f_1f1f_1f1f_1f1f,
-            0x3f3f_3f3f_3f3f_3f3f,
-            0x3f3f_3f3f_3f3f_3f3f,
-            0x7f7f_7f7f_7f7f_7f7f,
-            0x7f7f_7f7f_7f7f_7f7f,
-            0x7f7f_7f7f_7f7f_7f7f,
-            0x7f7f_7f7f_7f7f_7f7f,
-        );
         while i < n {
             let rem = n - i;
             let w = rem.min(64);
@@ -239,75 +232,56 @@ pub unsafe fn convert<const CHECK: bool>(
             if last + 16 <= consumed {
                 consumed = last;
             }
-            // Bit k: byte k ends a char. All of the window's are listed (those past
-            // `consumed` are not read), so that the list does not wait for `consumed`.
-            let ends = ((leads >> 1) | (1u64 << (w - 1))) & loaded;
+            // Bit k: byte k ends a UTF-16 unit: the last byte of each char, and for a
+            // char above U+FFFF (a lead of four bytes) also its third byte, which ends its
+            // high surrogate. All of the window's are listed (those past `consumed` are
+            // not read), so that the list does not wait for `consumed`. Each unit has its
+            // own end byte, so a window writes no more units than it consumes bytes.
+            let fours = _mm512_cmpge_epu8_mask(v, four_lead) & loaded;
+            let ends = ((leads >> 1) | (1u64 << (w - 1)) | (fours << 2)) & loaded;
             let positions = _mm512_maskz_compress_epi8(ends, iota);
-            let chars = (ends & low(consumed)).count_ones() as usize;
-            // Bit k: the window's k-th char is above U+FFFF (a lead of four bytes three
-            // bytes before its end), known from the window's masks rather than the
-            // chars' values, so that counts and store masks do not wait for them.
-            let big_leads = _mm512_cmpge_epu8_mask(v, four_lead);
-            let big = _pext_u64((big_leads << 3) & ends, ends);
-            let mut select = spread;
+            let units = (ends & low(consumed)).count_ones() as usize;
+            // Bit k: the window's k-th unit is a high (a lead of four bytes two bytes
+            // before its end) or a low surrogate (three bytes before), known from the
+            // window's masks rather than the values, so that nothing waits for them.
+            let highs = _pext_u64((fours << 2) & ends, ends);
+            let lows = _pext_u64((fours << 3) & ends, ends);
+            let mut select = pairs;
             let mut g = 0;
-            while g < chars {
-                let lanes = low((chars - g).min(16)) as u16;
-                let at = _mm512_sub_epi8(_mm512_permutexvar_epi8(select, positions), back);
-                select = _mm512_add_epi8(select, sixteen);
-                let x = _mm512_permutexvar_epi8(at, v);
-                // Bytes that belong to each lane's char: its last byte, and each byte above
-                // while the bytes below it are continuation bytes (the lead is the first
-                // that is not): per 4-bit group of `tails`, t ^ (t + 1) is the trailing ones
-                // and the bit above them. With valid text no group is all ones, so no carry
-                // crosses into the next lane.
-                let tails = _mm512_cmplt_epi8_mask(x, cont_max);
-                let own = tails ^ tails.wrapping_add(0x1111_1111_1111_1111);
-                // Each own byte's payload bits, by its top six bits; the others zeroed.
-                let bits = _mm512_maskz_permutexvar_epi8(own, _mm512_srli_epi16::<2>(x), payload);
-                // The kept bits joined by shifts and bit selects: bytes 1 and 3 down by 2
-                // onto bytes 0 and 2 (two 12-bit halves), then the high half down by 4
-                // onto bit 12. (Two multiply-adds do it in fewer instructions, and timed
-                // alone they were level, but a unicodePerson decode with them took 1.05x
-                // the time: docs/DESIGN.md.)
-                let y = _mm512_and_si512(x, bits);
-                let half = _mm512_ternarylogic_epi32::<0xec>(
-                    y,
-                    _mm512_and_si512(_mm512_srli_epi32::<2>(y), _mm512_set1_epi32(0x3fc0_3fc0)),
-                    _mm512_set1_epi32(0x00ff_00ff),
-                );
-                let mut c = _mm512_ternarylogic_epi32::<0xd8>(
-                    _mm512_srli_epi32::<4>(half),
-                    half,
-                    _mm512_set1_epi32(0x0fff),
-                );
-                let four = (big >> g) as u16 & lanes;
-                if four == 0 {
-                    let count = (lanes.count_ones() as usize).min(i + consumed - o);
-                    let units = _mm512_permutexvar_epi16(pack, c);
-                    _mm512_mask_storeu_epi16(dst.add(o) as *mut i16, low(count) as u32, units);
-                    o += count;
-                    g += 16;
-                    continue;
+            while g < units {
+                // A 16-bit lane per unit: its end byte low and the byte before it high
+                // (`x`), the byte two before it low in `z`.
+                let at = _mm512_permutexvar_epi8(select, positions);
+                select = _mm512_add_epi8(select, thirty_two);
+                let x = _mm512_permutexvar_epi8(_mm512_sub_epi8(at, down_high), v);
+                let z = _mm512_permutexvar_epi8(_mm512_sub_epi8(at, down_both), v);
+                // An ASCII end byte is the whole char; a continuation byte after a lead of
+                // two gives six bits and the lead five (its sixth is 0: 110xxxxx); after
+                // another continuation byte, the byte before that gives four more (a lead
+                // of three, or of four for a high surrogate; a low surrogate's are cut
+                // below).
+                let ascii = _mm512_testn_epi16_mask(x, end_high);
+                let three = _mm512_cmpeq_epi16_mask(_mm512_and_si512(x, both_high), both_cont);
+                let y = _mm512_and_si512(x, _mm512_mask_blend_epi16(ascii, six_six, seven));
+                // Low byte + high byte * 64: the two bytes' payloads joined (13 bits at
+                // most, so the signed sum cannot saturate).
+                let joined = _mm512_maddubs_epi16(y, join);
+                let mut u = _mm512_or_si512(joined, _mm512_maskz_slli_epi16::<12>(three, z));
+                let (high, low16) = ((highs >> g) as u32, (lows >> g) as u32);
+                if (high | low16) != 0 {
+                    // A char above U+FFFF: its high surrogate's lane holds the lead's three
+                    // bits, the first continuation byte's six and the second's top two, all
+                    // above 4 bits; 0xd800 - (0x10000 >> 10) moves them in place. Its low
+                    // surrogate's lane holds its last ten bits.
+                    let hs = _mm512_add_epi16(_mm512_srli_epi16::<4>(u), high_base);
+                    let ls = _mm512_ternarylogic_epi32::<0xea>(u, ten, low_base);
+                    u = _mm512_mask_blend_epi16(high, u, hs);
+                    u = _mm512_mask_blend_epi16(low16, u, ls);
                 }
-                let s = _mm512_sub_epi32(c, _mm512_set1_epi32(0x1_0000));
-                let hi = _mm512_add_epi32(_mm512_srli_epi32::<10>(s), _mm512_set1_epi32(0xd800));
-                let lo = _mm512_or_si512(
-                    _mm512_and_si512(s, _mm512_set1_epi32(0x3ff)),
-                    _mm512_set1_epi32(0xdc00),
-                );
-                c = _mm512_mask_mov_epi32(
-                    c,
-                    four,
-                    _mm512_or_si512(hi, _mm512_slli_epi32::<16>(lo)),
-                );
-                let keep =
-                    _pdep_u32(lanes as u32, 0x5555_5555) | _pdep_u32(four as u32, 0xaaaa_aaaa);
-                let units = _mm512_maskz_compress_epi16(keep, c);
-                let count = (keep.count_ones() as usize).min(i + consumed - o);
-                _mm512_mask_storeu_epi16(dst.add(o) as *mut i16, low(count) as u32, units);
+                let count = (units - g).min(32);
+                _mm512_mask_storeu_epi16(dst.add(o) as *mut i16, low(count) as u32, u);
                 o += count;
-                g += 16;
+                g += 32;
             }
             i += consumed;
         }
