@@ -700,9 +700,21 @@ describe('large schemas (generated as a function per object shape)', () => {
 });
 
 describe('tuples decode to packed arrays', () => {
-  // lib/types/tuple.js builds tuples of two items or more with `new Array(a, b, ...)`
-  // (no allocation site for V8 to pretenure); the arrays must still be packed, as the
-  // literal `[a, b]` and JSON.parse make them, in both marshallers, small and large.
+  // lib/types/tuple.js builds tuples of two items or more with `Array(a, b, ...)`, a call
+  // (no allocation site for V8 to pretenure or to deoptimize on); the arrays must still be
+  // packed, as the literal `[a, b]` and JSON.parse make them, in both marshallers, small
+  // and large.
+  test('generated decode calls Array for them, and constructs none', () => {
+    // `new Array(a, b)` records construct feedback with an allocation site, as a literal
+    // does: canada decode fell to ~150 ops/s in some processes with it (docs/DESIGN.md).
+    for (const n of [2, 3, 5]) {
+      const codec = shorn.compile(t.array(t.tuple(Array.from({ length: n }, () => t.float64()))));
+      const source = codec.decode.toString();
+      assert.match(source, new RegExp(`= NewArray\\(${Array.from({ length: n }, () => 'v\\d+').join(', ')}\\);`));
+      assert.doesNotMatch(source, /new NewArray\(\w+, /);
+      assert.deepEqual(codec.decode(codec.encode([[...Array(n).keys()]])), [[...Array(n).keys()]]);
+    }
+  });
   test('of every length, in small and large messages', () => {
     const result = runIsolated(
       `
