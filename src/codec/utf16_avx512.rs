@@ -491,6 +491,19 @@ mod tests {
     }
 
     #[test]
+    fn converts_every_scalar_value_like_std() {
+        // Every char from U+0000 to U+10FFFF, in runs of 1,000 (a few windows each), as
+        // they come and behind one ASCII byte, so each char's bytes fall at other window
+        // positions: every lead, payload and surrogate value through the lanes' math.
+        let chars: Vec<char> = (0..=0x10_ffffu32).filter_map(char::from_u32).collect();
+        for run in chars.chunks(1000) {
+            let s: String = run.iter().collect();
+            like_std(s.as_bytes());
+            like_std(format!("x{s}").as_bytes());
+        }
+    }
+
+    #[test]
     fn converts_real_text_like_std() {
         let text =
             "Программистка и поэтесса — 数学者、詩人の娘。Αναλυτική μηχανή ✓ Ünïcødé ßüß 🚀🌍";
