@@ -8,6 +8,7 @@
 
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
+const { inspect } = require('node:util');
 const { shorn, mulberry32: random } = require('./helpers');
 const { generate } = require('../lib/codegen');
 const { analyze } = require('../lib/walk');
@@ -312,5 +313,198 @@ describe('the JS read of small messages', () => {
     const writer = compile(t.object({ id: t.uint32() }));
     const reader = compile(t.object({ id: t.uint32(), name: t.default(t.string(), 'x') }));
     assert.deepEqual(reader.reader(writer).decode(writer.encode({ id: 5 })), { id: 5, name: 'x' });
+  });
+});
+
+// The JS write of small messages (lib/codegen.js, `fastPut`): a generated encode writes a
+// valid value of at most WRITE_MAX bytes whose values are in their common form itself, into
+// a slab of its own (`rt.writer`), and leaves the rest to `marshal` and the native encoder.
+// The bytes must be the ones the native encoder writes (the generic marshaller has no JS
+// write), and every value it does not write (invalid, other text, too large) must give the
+// result and the error the native encode gives.
+describe('the JS write of small messages', () => {
+  // Whether `bytes` came from the JS write (its slab) rather than the native encoder's.
+  const written = (bytes) => bytes.buffer === rt.writer.buf;
+  // After a JS write is given up, the generated encode skips it for the next few values:
+  // encoding `simple` until one is written in JS makes it try the next value again.
+  function prime(codec, simple) {
+    for (let k = 0; k < 200; k++) if (written(codec.encode(simple))) return;
+    assert.fail('no value was written in JS');
+  }
+  function outcome(codec, value) {
+    try {
+      return { bytes: Buffer.from(codec.encode(value)).toString('hex') };
+    } catch (e) {
+      return { error: { name: e.name, code: e.code, message: e.message, path: e.path } };
+    }
+  }
+  // Wrong values to put in place of a part of a value.
+  const JUNK = [undefined, null, -1, 1.5, 2 ** 32, 2 ** 31, -(2 ** 31) - 1, NaN, -0, Infinity, 'x', 'é', '', true, 0, 256, 65536, {}, [], [1], 10n, 'click'];
+  // `value` with one of its parts (picked by `r`) replaced by junk.
+  function mutate(r, value) {
+    const slots = [];
+    const walk = (x) => {
+      if (typeof x !== 'object' || x === null) return;
+      for (const key of Object.keys(x)) {
+        slots.push([x, key]);
+        walk(x[key]);
+      }
+    };
+    walk(value);
+    if (slots.length === 0) return pick(r, JUNK);
+    const [parent, key] = pick(r, slots);
+    rt.defineOwn(parent, key, pick(r, JUNK));
+    return value;
+  }
+
+  for (const [name, { schema, value, simple }] of Object.entries(CASES)) {
+    test(`${name}: it is generated`, () => {
+      assert.match(generate(schema, analyze(schema), null).source, /write: \{/);
+    });
+
+    test(`${name}: random and broken values encode as natively, to the byte and the error`, () => {
+      const fast = compile(schema, { codegen: true });
+      const native = compile(schema, { codegen: false });
+      const r = random(0x3a7e + name.length);
+      let inJs = 0;
+      let errors = 0;
+      for (let n = 0; n < 600; n++) {
+        const v = n % 3 === 2 ? mutate(r, value(r)) : value(r);
+        prime(fast, simple);
+        const a = outcome(fast, v);
+        const b = outcome(native, v);
+        assert.deepEqual(a, b, `${name} ${n}: ${inspect(v)}`);
+        if ('error' in b) errors++;
+        else {
+          prime(fast, simple);
+          if (written(fast.encode(v))) inJs++;
+        }
+      }
+      // Both ways must have been taken, and the errors met.
+      assert.ok(inJs > 200, `${inJs} values written in JS`);
+      assert.ok(errors > 50, `${errors} values were errors`);
+    });
+  }
+
+  test('edge values of every leaf encode as natively', () => {
+    const cases = [
+      [t.uint8(), [0, 255, 256, -1, 1.5, -0]],
+      [t.int8(), [-128, 127, 128, -129, -0, -1]],
+      [t.uint16(), [0, 127, 128, 16383, 16384, 65535, 65536]],
+      [t.uint32(), [0, 127, 128, 2 ** 21 - 1, 2 ** 21, 2 ** 28, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, -1]],
+      [t.int16(), [-32768, 32767, -64, 63, 64, -65, 32768]],
+      [t.int32(), [-(2 ** 31), 2 ** 31 - 1, -1, 0, -0, 2 ** 31, 1e9]],
+      [t.int(), [0, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, -(2 ** 53) + 1, 2 ** 53, -0]],
+      [t.float64(), [0, -0, 1.5, NaN, -NaN, Infinity, -Infinity, Number.MIN_VALUE, Number.MAX_VALUE, 1e300]],
+      [t.float32(), [0, -0, 1.1, NaN, Infinity, 3.4028235677973366e38, 1e300, 1e-46, Number.MIN_VALUE]],
+      [t.float64({ min: 0, max: 1 }), [0, 1, -0, 1.0000001, NaN]],
+      [t.float32({ max: 1 }), [1, 1.00000001, 1.0000001]],
+      [t.uint8({ min: 3, max: 9 }), [3, 2, 9, 10]],
+      [t.int({ multipleOf: 3 }), [3, 4, -3, 3 * 2 ** 31]],
+      [t.string(), ['', 'a', 'a\u0000b', '\u007f', '\u0080', 'x'.repeat(127), 'x'.repeat(128), 'x'.repeat(200), 'x'.repeat(300), 'é', '\ud800', '🚀']],
+      [t.string({ minLength: 2, maxLength: 4 }), ['ab', 'a', 'abcd', 'abcde', '🚀🚀', '🚀']],
+      [t.string({ format: 'email' }), ['a@b.co', 'a@b', 'not an email', '']],
+      [t.string({ pattern: '^[a-z]+$' }), ['abc', 'ab1', '']],
+      [t.enum(['a', 'b']), ['a', 'b', 'c', 0]],
+      [t.enum(Array.from({ length: 300 }, (_, k) => `s${k}`)), ['s0', 's127', 's128', 's299', 's300']],
+      [t.literal(5), [5, 6, '5']],
+      [t.literal(0), [0, -0]],
+      [t.null(), [null, undefined, 0]],
+      [t.bool(), [true, false, 0, 1]],
+      [t.nullable(t.uint8()), [null, 0, undefined]],
+      [t.array(t.uint8()), [[], [1, 2], Array(3), [1, 'x'], new Array(255).fill(1), new Array(300).fill(1)]],
+      [t.object({ a: t.uint8() }, { strict: true }), [{ a: 1 }, { a: 1, b: 2 }]],
+      [t.object({ a: t.optional(t.uint8()) }), [{}, { a: undefined }, { a: 1 }, { a: null }]],
+    ];
+    for (const [schema, values] of cases) {
+      const fast = compile(schema, { codegen: true });
+      const native = compile(schema, { codegen: false });
+      for (const v of values) {
+        // (The first value of each is one the JS write writes.)
+        prime(fast, values[0]);
+        assert.deepEqual(outcome(fast, v), outcome(native, v), `${JSON.stringify(schema)} ${inspect(v)}`);
+      }
+    }
+  });
+
+  test('types without a JS write leave every value to the native encode', () => {
+    const none = [
+      t.object({ a: t.uint8(), b: t.date() }),
+      t.object({ a: t.bytes() }),
+      t.object({ a: t.array(t.uint8(), { minItems: 1 }) }),
+      t.union([t.uint8(), t.string()]),
+      t.object({ a: t.int64() }),
+      t.json(),
+      t.recursive('R', (self) => t.object({ next: t.nullable(self) })),
+    ];
+    for (const d of none) assert.doesNotMatch(generate(d, analyze(d), null).source, /write: \{/, JSON.stringify(d));
+    const codec = compile(t.object({ a: t.uint8(), b: t.date() }));
+    assert.equal(written(codec.encode({ a: 1, b: new Date(0) })), false);
+  });
+
+  test('messages written in JS are views that later ones never overwrite, across slabs', () => {
+    const codec = compile(CASES.person.schema);
+    prime(codec, CASES.person.simple);
+    const out = [];
+    for (let k = 0; k < 30_000; k++) {
+      out.push(codec.encode({ id: k, name: `n${k % 1000}`, age: k % 256, active: k % 2 === 0 }));
+      assert.ok(written(out[k]), `${k} written in JS`);
+    }
+    assert.ok(new Set(out.map((b) => b.buffer)).size > 2, 'over more than two slabs');
+    for (let k = 0; k < out.length; k++) assert.deepEqual(codec.decode(out[k]), { id: k, name: `n${k % 1000}`, age: k % 256, active: k % 2 === 0 });
+    assert.ok(Buffer.isBuffer(out[0]));
+  });
+
+  test('a getter that encodes during a JS write leaves both messages correct', () => {
+    const codec = compile(t.object({ a: t.string(), b: t.uint8(), c: t.array(t.string()) }));
+    prime(codec, { a: 'x', b: 1, c: [] });
+    let inner = null;
+    const value = {
+      a: 'x',
+      get b() {
+        inner = codec.encode({ a: 'yyyy', b: 9, c: ['1', '2', '3'] });
+        return 2;
+      },
+      c: ['z'],
+    };
+    const outer = codec.encode(value);
+    assert.ok(written(outer) && written(inner));
+    assert.equal(Buffer.from(outer).toString('hex'), '01780201017a');
+    assert.deepEqual(codec.decode(inner), { a: 'yyyy', b: 9, c: ['1', '2', '3'] });
+    assert.deepEqual(codec.decode(outer), { a: 'x', b: 2, c: ['z'] });
+    // A getter that throws: the error reaches the caller, and the next messages are right.
+    const boom = new Error('boom');
+    assert.throws(() => codec.encode({ a: 'x', get b() { throw boom; }, c: [] }), (e) => e === boom);
+    assert.deepEqual(codec.decode(codec.encode({ a: 'q', b: 3, c: ['r'] })), { a: 'q', b: 3, c: ['r'] });
+    assert.deepEqual(codec.decode(inner), { a: 'yyyy', b: 9, c: ['1', '2', '3'] });
+    assert.deepEqual(codec.decode(outer), { a: 'x', b: 2, c: ['z'] });
+  });
+
+  test('a JS write slab taken away (ArrayBuffer#transfer) is replaced', { skip: typeof ArrayBuffer.prototype.transfer !== 'function' && 'no ArrayBuffer#transfer' }, () => {
+    const codec = compile(CASES.person.schema);
+    const first = codec.encode({ id: 1, name: 'Ada', age: 2, active: true });
+    assert.ok(written(first));
+    try {
+      first.buffer.transfer();
+    } catch {
+      // Refused (untransferable): nothing was taken.
+    }
+    const next = codec.encode({ id: 2, name: 'Bob', age: 3, active: false });
+    assert.deepEqual(codec.decode(next), { id: 2, name: 'Bob', age: 3, active: false });
+  });
+
+  test('a huge encode is followed by one native encode, which gives back its tape and scratch', () => {
+    const list = compile(t.array(t.uint32()));
+    const person = compile(CASES.person.schema);
+    list.encode(Array.from({ length: 600_000 }, (_, k) => k));
+    assert.ok(rt.state.tape.length > rt.KEEP_TAPE_SLOTS);
+    const p = { id: 1, name: 'Ada', age: 2, active: true };
+    assert.equal(written(person.encode(p)), false);
+    assert.ok(rt.state.tape.length <= rt.KEEP_TAPE_SLOTS, `given back: ${rt.state.tape.length} slots`);
+    assert.equal(written(person.encode(p)), true);
+    // And after an encode that failed natively or in JS, one native encode too.
+    assert.throws(() => list.encode([1, -1]), { code: 'ERR_SHORN_INVALID' });
+    assert.equal(written(person.encode(p)), false);
+    assert.equal(written(person.encode(p)), true);
   });
 });

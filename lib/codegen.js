@@ -74,6 +74,10 @@ class Generator {
     this.fast = null;
     this.fastCost = 0;
     this.limits = DEFAULT_LIMITS;
+    // The JS write of a small message (`fastPut`): its statements, and whether it writes
+    // floats (through the slab's DataView).
+    this.wr = null;
+    this.floats = false;
   }
 
   /**
@@ -412,6 +416,65 @@ class Generator {
   }`;
   }
 
+  /**
+   * The JS write of a small message, or '' where the schema has a type without one
+   * (`emitWrite` in lib/types/*.js). A message of at most WRITE_MAX bytes (person's 8,
+   * nestedEvent's 61) is written by JS straight into a slab of its own (`rt.writer`), with
+   * no tape and no native call, when every value in it is valid and in the form small
+   * values take: integers of up to 32 bits, ASCII strings, floats other than NaN, bools,
+   * enums, literals, optional and nullable values, arrays and objects of these. Anything
+   * else (an invalid value, other text, a message that grows past WRITE_MAX) gives up the
+   * JS write (`break write`), and `marshal` and the native encoder take the value from
+   * the start, as they take every other: they alone report errors, so errors cannot
+   * differ, and __test__/small.test.js requires the bytes of both ways to be identical.
+   * A value whose JS write is given up has the fields read so far read again (getters run
+   * twice), as a union's variant tests already may. After one is given up, the next 1, 2,
+   * 4, ... 64 (while they keep being given up) skip it, as for the JS read.
+   */
+  fastPut(d) {
+    this.wr = [];
+    this.floats = false;
+    const ok = this.write(d, 'v');
+    const body = this.wr;
+    this.wr = null;
+    if (!ok) return '';
+    return `if (st.bigEncode) {
+    // The next encode is native (see rt.state.bigEncode).
+  } else if (skipW$ === 0) {
+    const w$ = rt.writer;
+    let o = w$.pos;
+    if (o > w$.last || w$.U.length === 0) o = rt.newWriteSlab();
+    const U = w$.U;
+    const buf$ = w$.buf;
+    ${this.floats ? 'const DV = w$.DV;' : ''}
+    const s$ = o;
+    const e$ = o + ${rt.WRITE_MAX};
+    w$.pos = e$;
+    write: {
+      ${body.join('\n      ')}
+      if (o > e$ || U.length === 0) break write;
+      if (w$.pos === e$ && w$.buf === buf$) w$.pos = o;
+      if (backoffW$ !== 1) backoffW$ = 1;
+      return new OutBuffer(buf$, s$, o - s$);
+    }
+    if (w$.pos === e$ && w$.buf === buf$) w$.pos = s$;
+    skipW$ = backoffW$;
+    if (backoffW$ < 64) backoffW$ *= 2;
+  } else skipW$--;`;
+  }
+
+  /** Emits the JS write of `x` as a `d` (`fastPut`); false if its type has none. */
+  write(d, x) {
+    const type = TYPES.get(d.type);
+    return type.emitWrite !== undefined && type.emitWrite(this, d, x) === true;
+  }
+
+  /** Writes unsigned 32-bit integer expression `x` as a varint (`fastPut`). */
+  writeVarint(x) {
+    const w = this.fresh('w');
+    this.wr.push(`let ${w} = ${x};`, `while (${w} > 127) { U[o++] = (${w} & 127) | 128; ${w} >>>= 7; }`, `U[o++] = ${w};`);
+  }
+
   /** The JS read of `d` (`fastTake`): an expression, or null if its type has none. */
   read(d) {
     const type = TYPES.get(d.type);
@@ -504,6 +567,7 @@ function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS
   const result = g.take(descriptor);
   const plain = layout.positional || g.split || info.handsOff ? '' : g.plainTake(descriptor);
   const fast = overrides === null ? g.fastTake(descriptor) : '';
+  const fastW = overrides === null && !g.split && !info.handsOff ? g.fastPut(descriptor) : '';
   const fastState = fast === '' ? '' : '// The JS read of small messages is skipped for the next skip$ messages (`fastTake`).\nlet skip$ = 0;\nlet backoff$ = 1;';
 
   // In `marshal`'s finally: a tape grown for a huge message is kept while messages that
@@ -514,6 +578,7 @@ function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS
   const source = `'use strict';
 const NewArray = rt.NewArray;
 ${fastState}
+${fastW === '' ? '' : '// The JS write of small messages is skipped for the next skipW$ values (`fastPut`).\nconst OutBuffer = rt.OutBuffer;\nlet skipW$ = 0;\nlet backoffW$ = 1;'}
 ${g.ctors.size === 0 ? '' : `let D = false;\n${ctors.source}`}
 ${g.split ? `const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null };
 // A call from user code (a getter) while this codec's helpers run uses W too: the outer
@@ -530,6 +595,7 @@ ${g.functions.join('\n')}
 function marshal(v) {
   if (st.busy) return reenter(marshal, v);
   st.busy = true;
+  ${fastW === '' ? '' : 'st.bigEncode = true;'}
   ${depth ? 'const depth = G.testDepth;\n  G.testDepth = 0;' : ''}
   let T = st.tape;
   ${views64}
@@ -596,6 +662,7 @@ function decode(bytes) {
   }
 }
 function encode(v) {
+  ${fastW}
   return rt.output(marshal(v));
 }
 function encodeInto(v, target, offset) {

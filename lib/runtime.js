@@ -219,6 +219,12 @@ const state = {
   // `idle`). While it is true, small messages skip their JS read (lib/codegen.js,
   // `fastTake`), so that one of them goes natively and the memory is not kept.
   grown: false,
+  // True while a native encode may have left the tape or the native scratch grown for a
+  // large message: set as a generated `marshal` starts (or a tape grows past
+  // KEEP_TAPE_SLOTS), false again after an encode whose output went in the slab, which
+  // gave such growth back (src/binding/mod.rs, `idle`). While it is true, small values
+  // skip their JS write (lib/codegen.js, `fastPut`), so that one of them goes natively.
+  bigEncode: false,
 };
 // This copy of the JS layer's own native state: `{ compile, setTape, setSlab, pushText,
 // dropText, types }`.
@@ -242,7 +248,10 @@ function grow(T, need) {
   t.set(T);
   // A decode gives such a tape back natively (src/binding/mod.rs): the next small message
   // goes natively, not through a JS read, so that it does (`state.grown`).
-  if (t.length > KEEP_TAPE_SLOTS) state.grown = true;
+  if (t.length > KEEP_TAPE_SLOTS) {
+    state.grown = true;
+    state.bigEncode = true;
+  }
   return setTape(t);
 }
 
@@ -312,10 +321,33 @@ function slab() {
   return out;
 }
 
+// Small messages written by JS (lib/codegen.js, `fastPut`) go to a slab of their own,
+// which only JS writes: `writer.pos` is where the next one starts. A JS write reserves
+// WRITE_MAX bytes from there before it reads the value (a getter may encode meanwhile, and
+// its message then goes after the reservation) and gives up at more; `last` keeps the
+// reservation, and a float written just past it, inside the slab.
+const WRITE_MAX = 256;
+const writer = { buf: null, U: new Uint8Array(0), DV: null, pos: SLAB_BYTES, last: SLAB_BYTES - WRITE_MAX - 16 };
+
+// Starts the JS write slab (also after one was detached, ArrayBuffer#transfer); returns
+// its first position, 0.
+function newWriteSlab() {
+  const buf = newSlab();
+  writer.buf = buf;
+  writer.U = new Uint8Array(buf);
+  writer.DV = new DataView(buf);
+  writer.pos = 0;
+  return 0;
+}
+
 // The result of `encode`: a view of the message in the slab. A Buffer result means the
 // message was too large for a slab and got a Buffer of its own.
 function output(r) {
-  if (typeof r !== 'number') return r;
+  if (typeof r !== 'number') {
+    state.bigEncode = true;
+    return r;
+  }
+  state.bigEncode = false;
   return new OutBuffer(slab(), r >>> OFFSET_SHIFT, r & LENGTH_MASK);
 }
 
@@ -334,6 +366,7 @@ function targetOffset(target, offset) {
 
 // `encodeInto`: copies the message into the caller's array at `offset` (checked).
 function outputInto(r, target, offset) {
+  state.bigEncode = typeof r !== 'number';
   const from = typeof r === 'number' ? new Uint8Array(slab(), r >>> OFFSET_SHIFT, r & LENGTH_MASK) : r;
   const length = typedArrayLength.call(from);
   const room = inputLength(target) - offset;
@@ -831,6 +864,10 @@ module.exports = {
   checkBuffers,
   reenter,
   output,
+  OutBuffer,
+  WRITE_MAX,
+  writer,
+  newWriteSlab,
   targetOffset,
   outputInto,
   inputLength,

@@ -87,6 +87,20 @@ module.exports = [
       g.enc.push('}');
       g.room(room);
     },
+    // The JS write of a small message (lib/codegen.js, `fastPut`): the count, then each
+    // item; no more items than bytes left (each takes one at least).
+    emitWrite(g, d, x) {
+      if (constrained(d)) return false;
+      const n = g.fresh('n');
+      const k = g.fresh('k');
+      const y = g.fresh('y');
+      g.wr.push(`if (!Array.isArray(${x})) break write;`, `const ${n} = ${x}.length;`, `if (${n} > e$ - o) break write;`);
+      g.writeVarint(n);
+      g.wr.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${y} = ${x}[${k}];`);
+      if (!g.write(d.items, y)) return false;
+      g.wr.push('if (o > e$) break write;', '}');
+      return true;
+    },
     // The JS read of a small message (lib/codegen.js, `fastTake`): no more items than bytes
     // left (each takes one at least), each read in a loop.
     emitRead(g, d) {

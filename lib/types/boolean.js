@@ -18,6 +18,11 @@ module.exports = [
       g.fast.push(`if (${b} > 1) break fast;`);
       return `${b} !== 0`;
     },
+    // The JS write of a small message (lib/codegen.js, `fastPut`).
+    emitWrite(g, d, x) {
+      g.wr.push(`if (typeof ${x} !== 'boolean') break write;`, `U[o++] = ${x} ? 1 : 0;`);
+      return true;
+    },
     test: (d, x) => typeof x === 'boolean',
     put(c, d, x, shown) {
       if (typeof x !== 'boolean') throw c.fail(shown, x);

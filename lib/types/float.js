@@ -71,6 +71,15 @@ function floatType(name) {
       g.fast.push(`const ${v} = rt.${name}At(bytes, o$);`, `o$ += ${size};`);
       return v;
     },
+    // The JS write of a small message (lib/codegen.js, `fastPut`): through the slab's
+    // DataView, little-endian. A NaN is left to the native encode (a NaN's bits are not
+    // something to rely on two ways).
+    emitWrite(g, d, x) {
+      g.floats = true;
+      const [size, set] = name === 'float32' ? [4, 'setFloat32'] : [8, 'setFloat64'];
+      g.wr.push(`if (!(${this.emitTest(g, d, x)} && ${x} === ${x}) || o > e$) break write;`, `DV.${set}(o, ${x}, true);`, `o += ${size};`);
+      return true;
+    },
     test: (d, x) => typeof x === 'number' && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     // A NaN is reported against the bound there is, the minimum first.

@@ -87,6 +87,13 @@ function integerType(name, expected, emitCheck, check) {
       g.fastCost += 16;
       return READ_JS[name](g);
     },
+    // The JS write of a small message (lib/codegen.js, `fastPut`): what `emitPut` checks,
+    // then the bytes (int only within 32 bits; longer ones are left to the native encode).
+    emitWrite(g, d, x) {
+      g.wr.push(`if (!${this.emitTest(g, d, x)}) break write;`);
+      WRITE_JS[name](g, x);
+      return true;
+    },
     test: (d, x) => typeof x === 'number' && check(x) && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     violations,
@@ -122,6 +129,22 @@ const READ_JS = {
   int16: (g) => unzigzagJs(inRange(g, g.readVarint(), 65535)),
   int32: (g) => unzigzagJs(g.readVarint()),
   int: (g) => unzigzagJs(g.readVarint()),
+};
+
+// How a generated encode's JS write puts each integer (`emitWrite`): a byte, a varint, or
+// a zigzag varint (an int within 32 bits zigzags to the same bytes as an int32).
+const zigzagJs = (x) => `(((${x} << 1) ^ (${x} >> 31)) >>> 0)`;
+const WRITE_JS = {
+  uint8: (g, x) => g.wr.push(`U[o++] = ${x};`),
+  int8: (g, x) => g.wr.push(`U[o++] = ${x};`),
+  uint16: (g, x) => g.writeVarint(x),
+  uint32: (g, x) => g.writeVarint(x),
+  int16: (g, x) => g.writeVarint(zigzagJs(x)),
+  int32: (g, x) => g.writeVarint(zigzagJs(x)),
+  int(g, x) {
+    g.wr.push(`if ((${x} | 0) !== ${x}) break write;`);
+    g.writeVarint(zigzagJs(x));
+  },
 };
 
 // How `shorn inspect` reads each integer, with the range checks of decode.

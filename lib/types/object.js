@@ -84,6 +84,18 @@ module.exports = [
         g.enc.push(`const ${error} = rt.strictError(${x}, ${names}, ${path.code()});`, `if (${error} !== null) ${g.raise(error)}`);
       }
     },
+    // The JS write of a small message (lib/codegen.js, `fastPut`): the fields in order, read
+    // as `emitPut` reads them.
+    emitWrite(g, d, x) {
+      g.wr.push(`if (!${isObject(x)}) break write;`);
+      for (const f of d.fields) {
+        const y = g.fresh('f');
+        g.wr.push(`const ${y} = ${readField(x, f.name)};`);
+        if (!g.write(f.schema, y)) return false;
+      }
+      if (d.strict) g.wr.push(`if (rt.strictError(${x}, ${g.constant(new Set(d.fields.map((f) => f.name)))}, '$') !== null) break write;`);
+      return true;
+    },
     emitTake(g, d) {
       const v = g.fresh('o');
       const values = d.fields.map((f) => {

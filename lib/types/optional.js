@@ -43,6 +43,13 @@ function presence(name, absent) {
       const read = readPresent(g, d);
       return read === null ? null : read.value;
     },
+    // The JS write of a small message (lib/codegen.js, `fastPut`).
+    emitWrite(g, d, x) {
+      g.wr.push(`if (${x} === ${absent}) U[o++] = 0; else {`, 'U[o++] = 1;');
+      if (!g.write(d.of, x)) return false;
+      g.wr.push('}');
+      return true;
+    },
     test: (d, x, c) => x === (name === 'nullable' ? null : undefined) || c.test(d.of, x),
     put(c, d, x) {
       if (x === (name === 'nullable' ? null : undefined)) {

@@ -186,6 +186,19 @@ module.exports = [
       g.fast.push(`if (${n} > n$ - o$) break fast;`, `const ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null) break fast;`, `o$ += ${n};`);
       return s;
     },
+    // The JS write of a small message (lib/codegen.js, `fastPut`): an ASCII string, its
+    // length then its chars; other text gives up the JS write. Constraints are checked as
+    // `emitTest` checks them, the formats the native side checks on encode included.
+    emitWrite(g, d, x) {
+      g.wr.push(`if (!(${this.emitTest(g, d, x)})) break write;`);
+      const n = g.fresh('n');
+      const k = g.fresh('k');
+      const c = g.fresh('c');
+      g.wr.push(`const ${n} = ${x}.length;`, `if (${n} > e$ - o) break write;`);
+      g.writeVarint(n);
+      g.wr.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${c} = ${x}.charCodeAt(${k});`, `if (${c} > 127) break write;`, `U[o++] = ${c};`, '}');
+      return true;
+    },
     test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),
     satisfies,
     violations,
