@@ -338,6 +338,16 @@ describe('the JS write of small messages', () => {
       return { error: { name: e.name, code: e.code, message: e.message, path: e.path } };
     }
   }
+  // What `encodeInto` writes into a target with `room` bytes from offset 3, or its error.
+  function outcomeInto(codec, value, room) {
+    const target = new Uint8Array(3 + Math.max(room, 0)).fill(0xee);
+    try {
+      const n = codec.encodeInto(value, target, 3);
+      return { n, target: Buffer.from(target).toString('hex') };
+    } catch (e) {
+      return { error: { name: e.name, code: e.code, message: e.message, path: e.path }, target: Buffer.from(target).toString('hex') };
+    }
+  }
   // Wrong values to put in place of a part of a value.
   const JUNK = [undefined, null, -1, 1.5, 2 ** 32, 2 ** 31, -(2 ** 31) - 1, NaN, -0, Infinity, 'x', 'é', '', true, 0, 256, 65536, {}, [], [1], 10n, 'click'];
   // `value` with one of its parts (picked by `r`) replaced by junk.
@@ -374,6 +384,12 @@ describe('the JS write of small messages', () => {
         const a = outcome(fast, v);
         const b = outcome(native, v);
         assert.deepEqual(a, b, `${name} ${n}: ${inspect(v)}`);
+        // encodeInto, at an offset, into a target with room or one byte short of it.
+        const size = 'bytes' in b ? b.bytes.length / 2 : 8;
+        for (const room of [size, size - 1]) {
+          prime(fast, simple);
+          assert.deepEqual(outcomeInto(fast, v, room), outcomeInto(native, v, room), `${name} ${n} into ${room}: ${inspect(v)}`);
+        }
         if ('error' in b) errors++;
         else {
           prime(fast, simple);
@@ -394,7 +410,8 @@ describe('the JS write of small messages', () => {
       [t.uint32(), [0, 127, 128, 2 ** 21 - 1, 2 ** 21, 2 ** 28, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, -1]],
       [t.int16(), [-32768, 32767, -64, 63, 64, -65, 32768]],
       [t.int32(), [-(2 ** 31), 2 ** 31 - 1, -1, 0, -0, 2 ** 31, 1e9]],
-      [t.int(), [0, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, -(2 ** 53) + 1, 2 ** 53, -0]],
+      [t.int(), [0, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 32, -(2 ** 32), 2 ** 35 + 7, -(2 ** 40) - 3, 2 ** 52, -(2 ** 52), 2 ** 52 + 2, 2 ** 53 - 1, -(2 ** 53) + 1, 2 ** 53, -0]],
+      [t.date(), [new Date(0), new Date(-1), new Date(1718031234567), new Date(-62198755200000), new Date(2 ** 52), new Date(-(2 ** 52)), new Date(8.64e15), new Date(-8.64e15), new Date(NaN), 0, '2024-01-01', null]],
       [t.float64(), [0, -0, 1.5, NaN, -NaN, Infinity, -Infinity, Number.MIN_VALUE, Number.MAX_VALUE, 1e300]],
       [t.float32(), [0, -0, 1.1, NaN, Infinity, 3.4028235677973366e38, 1e300, 1e-46, Number.MIN_VALUE]],
       [t.float64({ min: 0, max: 1 }), [0, 1, -0, 1.0000001, NaN]],
@@ -427,9 +444,30 @@ describe('the JS write of small messages', () => {
     }
   });
 
+  test('random ints and dates of every size encode as natively', () => {
+    const schema = t.object({ a: t.int(), b: t.date(), c: t.array(t.int()) });
+    const fast = compile(schema, { codegen: true });
+    const native = compile(schema, { codegen: false });
+    const r = random(0xda7e);
+    const int = () => {
+      const bits = Math.floor(r() * 54);
+      const x = Math.floor(r() * 2 ** bits);
+      return r() < 0.5 ? -x : x;
+    };
+    let inJs = 0;
+    for (let n = 0; n < 2000; n++) {
+      const v = { a: int(), b: new Date(r() < 0.9 ? int() : r() * 1.8e16 - 9e15), c: Array.from({ length: Math.floor(r() * 4) }, int) };
+      prime(fast, { a: 1, b: new Date(0), c: [] });
+      const b = outcome(native, v);
+      assert.deepEqual(outcome(fast, v), b, inspect(v));
+      prime(fast, { a: 1, b: new Date(0), c: [] });
+      if ('bytes' in b && written(fast.encode(v))) inJs++;
+    }
+    assert.ok(inJs > 1000, `${inJs} written in JS`);
+  });
+
   test('types without a JS write leave every value to the native encode', () => {
     const none = [
-      t.object({ a: t.uint8(), b: t.date() }),
       t.object({ a: t.bytes() }),
       t.object({ a: t.array(t.uint8(), { minItems: 1 }) }),
       t.union([t.uint8(), t.string()]),
@@ -438,8 +476,8 @@ describe('the JS write of small messages', () => {
       t.recursive('R', (self) => t.object({ next: t.nullable(self) })),
     ];
     for (const d of none) assert.doesNotMatch(generate(d, analyze(d), null).source, /write: \{/, JSON.stringify(d));
-    const codec = compile(t.object({ a: t.uint8(), b: t.date() }));
-    assert.equal(written(codec.encode({ a: 1, b: new Date(0) })), false);
+    const codec = compile(t.object({ a: t.uint8(), b: t.bytes() }));
+    assert.equal(written(codec.encode({ a: 1, b: Uint8Array.of(1) })), false);
   });
 
   test('messages written in JS are views that later ones never overwrite, across slabs', () => {

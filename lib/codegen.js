@@ -421,12 +421,14 @@ class Generator {
    * (`emitWrite` in lib/types/*.js). A message of at most WRITE_MAX bytes (person's 8,
    * nestedEvent's 61) is written by JS straight into a slab of its own (`rt.writer`), with
    * no tape and no native call, when every value in it is valid and in the form small
-   * values take: integers of up to 32 bits, ASCII strings, floats other than NaN, bools,
-   * enums, literals, optional and nullable values, arrays and objects of these. Anything
+   * values take: integers (and dates) within 2^52, ASCII strings, floats other than NaN,
+   * bools, enums, literals, optional and nullable values, arrays and objects of these. Anything
    * else (an invalid value, other text, a message that grows past WRITE_MAX) gives up the
    * JS write (`break write`), and `marshal` and the native encoder take the value from
    * the start, as they take every other: they alone report errors, so errors cannot
    * differ, and __test__/small.test.js requires the bytes of both ways to be identical.
+   * `encodeInto` writes the same way, then copies the message into its target and gives
+   * the slab space back. Returns the two blocks, `encode`'s and `encodeInto`'s.
    * A value whose JS write is given up has the fields read so far read again (getters run
    * twice), as a union's variant tests already may. After one is given up, the next 1, 2,
    * 4, ... 64 (while they keep being given up) skip it, as for the JS read.
@@ -437,7 +439,23 @@ class Generator {
     const ok = this.write(d, 'v');
     const body = this.wr;
     this.wr = null;
-    if (!ok) return '';
+    if (!ok) return { encode: '', encodeInto: '' };
+    const written = `if (w$.pos === e$ && w$.buf === buf$) w$.pos = o;
+      if (backoffW$ !== 1) backoffW$ = 1;
+      return new OutBuffer(buf$, s$, o - s$);`;
+    // `encodeInto` copies the message into the target and gives its slab space back; a
+    // target without room for it gives up, and the native encode throws ERR_SHORN_BUFFER.
+    const copied = `const n$ = o - s$;
+      if (n$ > rt.inputLength(target) - at) break write;
+      for (let j = 0; j < n$; j++) target[at + j] = U[s$ + j];
+      if (w$.pos === e$ && w$.buf === buf$) w$.pos = s$;
+      if (backoffW$ !== 1) backoffW$ = 1;
+      return n$;`;
+    return { encode: this.writeBlock(body, written), encodeInto: this.writeBlock(body, copied) };
+  }
+
+  /** The JS write of `fastPut`, then `ending` once the message is written. */
+  writeBlock(body, ending) {
     return `if (st.bigEncode) {
     // The next encode is native (see rt.state.bigEncode).
   } else if (skipW$ === 0) {
@@ -453,9 +471,7 @@ class Generator {
     write: {
       ${body.join('\n      ')}
       if (o > e$ || U.length === 0) break write;
-      if (w$.pos === e$ && w$.buf === buf$) w$.pos = o;
-      if (backoffW$ !== 1) backoffW$ = 1;
-      return new OutBuffer(buf$, s$, o - s$);
+      ${ending}
     }
     if (w$.pos === e$ && w$.buf === buf$) w$.pos = s$;
     skipW$ = backoffW$;
@@ -467,6 +483,26 @@ class Generator {
   write(d, x) {
     const type = TYPES.get(d.type);
     return type.emitWrite !== undefined && type.emitWrite(this, d, x) === true;
+  }
+
+  /**
+   * Writes integer `x` as a zigzag varint of 64 bits (`fastPut`): within 32 bits by bit
+   * operations, beyond by division, up to magnitude 2^52 (further, the zigzag value is no
+   * longer exact in a double, and the JS write gives up).
+   */
+  writeZigzag(x) {
+    const w = this.fresh('w');
+    this.wr.push(
+      `let ${w};`,
+      `if ((${x} | 0) === ${x}) ${w} = ((${x} << 1) ^ (${x} >> 31)) >>> 0;`,
+      'else {',
+      `if (!(${x} <= ${2 ** 52} && ${x} >= -${2 ** 52})) break write;`,
+      `${w} = ${x} < 0 ? -2 * ${x} - 1 : 2 * ${x};`,
+      `while (${w} > 4294967295) { U[o++] = (${w} % 128) | 128; ${w} = Math.floor(${w} / 128); }`,
+      '}',
+      `while (${w} > 127) { U[o++] = (${w} & 127) | 128; ${w} >>>= 7; }`,
+      `U[o++] = ${w};`,
+    );
   }
 
   /** Writes unsigned 32-bit integer expression `x` as a varint (`fastPut`). */
@@ -567,7 +603,7 @@ function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS
   const result = g.take(descriptor);
   const plain = layout.positional || g.split || info.handsOff ? '' : g.plainTake(descriptor);
   const fast = overrides === null ? g.fastTake(descriptor) : '';
-  const fastW = overrides === null && !g.split && !info.handsOff ? g.fastPut(descriptor) : '';
+  const fastW = overrides === null && !g.split && !info.handsOff ? g.fastPut(descriptor) : { encode: '', encodeInto: '' };
   const fastState = fast === '' ? '' : '// The JS read of small messages is skipped for the next skip$ messages (`fastTake`).\nlet skip$ = 0;\nlet backoff$ = 1;';
 
   // In `marshal`'s finally: a tape grown for a huge message is kept while messages that
@@ -578,7 +614,7 @@ function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS
   const source = `'use strict';
 const NewArray = rt.NewArray;
 ${fastState}
-${fastW === '' ? '' : '// The JS write of small messages is skipped for the next skipW$ values (`fastPut`).\nconst OutBuffer = rt.OutBuffer;\nlet skipW$ = 0;\nlet backoffW$ = 1;'}
+${fastW.encode === '' ? '' : '// The JS write of small messages is skipped for the next skipW$ values (`fastPut`).\nconst OutBuffer = rt.OutBuffer;\nlet skipW$ = 0;\nlet backoffW$ = 1;'}
 ${g.ctors.size === 0 ? '' : `let D = false;\n${ctors.source}`}
 ${g.split ? `const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null };
 // A call from user code (a getter) while this codec's helpers run uses W too: the outer
@@ -595,7 +631,7 @@ ${g.functions.join('\n')}
 function marshal(v) {
   if (st.busy) return reenter(marshal, v);
   st.busy = true;
-  ${fastW === '' ? '' : 'st.bigEncode = true;'}
+  ${fastW.encode === '' ? '' : 'st.bigEncode = true;'}
   ${depth ? 'const depth = G.testDepth;\n  G.testDepth = 0;' : ''}
   let T = st.tape;
   ${views64}
@@ -662,11 +698,12 @@ function decode(bytes) {
   }
 }
 function encode(v) {
-  ${fastW}
+  ${fastW.encode}
   return rt.output(marshal(v));
 }
 function encodeInto(v, target, offset) {
   const at = rt.targetOffset(target, offset);
+  ${fastW.encodeInto}
   return rt.outputInto(marshal(v), target, at);
 }
 return { encode, encodeInto, decode };

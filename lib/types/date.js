@@ -19,6 +19,14 @@ module.exports = [
       g.enc.push(`const ${ms} = rt.dateTime(${x});`, `if (${ms} !== ${ms}) ${g.fail(path, shown, x)}`, `T[i++] = ${ms};`);
     },
     emitTake: () => 'new Date(T[i++])',
+    // The JS write of a small message (lib/codegen.js, `fastPut`): the epoch ms, as
+    // `emitPut` reads them.
+    emitWrite(g, d, x) {
+      const ms = g.fresh('ms');
+      g.wr.push(`const ${ms} = rt.dateTime(${x});`, `if (${ms} !== ${ms}) break write;`);
+      g.writeZigzag(ms);
+      return true;
+    },
     test: (d, x) => !Number.isNaN(rt.dateTime(x)),
     put(c, d, x, shown) {
       const ms = rt.dateTime(x);

@@ -88,7 +88,7 @@ function integerType(name, expected, emitCheck, check) {
       return READ_JS[name](g);
     },
     // The JS write of a small message (lib/codegen.js, `fastPut`): what `emitPut` checks,
-    // then the bytes (int only within 32 bits; longer ones are left to the native encode).
+    // then the bytes.
     emitWrite(g, d, x) {
       g.wr.push(`if (!${this.emitTest(g, d, x)}) break write;`);
       WRITE_JS[name](g, x);
@@ -132,7 +132,7 @@ const READ_JS = {
 };
 
 // How a generated encode's JS write puts each integer (`emitWrite`): a byte, a varint, or
-// a zigzag varint (an int within 32 bits zigzags to the same bytes as an int32).
+// a zigzag varint (an int as one of 64 bits, `writeZigzag`).
 const zigzagJs = (x) => `(((${x} << 1) ^ (${x} >> 31)) >>> 0)`;
 const WRITE_JS = {
   uint8: (g, x) => g.wr.push(`U[o++] = ${x};`),
@@ -141,10 +141,7 @@ const WRITE_JS = {
   uint32: (g, x) => g.writeVarint(x),
   int16: (g, x) => g.writeVarint(zigzagJs(x)),
   int32: (g, x) => g.writeVarint(zigzagJs(x)),
-  int(g, x) {
-    g.wr.push(`if ((${x} | 0) !== ${x}) break write;`);
-    g.writeVarint(zigzagJs(x));
-  },
+  int: (g, x) => g.writeZigzag(x),
 };
 
 // How `shorn inspect` reads each integer, with the range checks of decode.
