@@ -120,6 +120,14 @@ const CASES = {
       return o;
     },
   },
+  'ints and dates': {
+    schema: t.object({ at: t.date(), n: t.int(), list: t.array(t.int()) }),
+    simple: { at: new Date(1718031234567), n: -3, list: [2 ** 40, -(2 ** 33)] },
+    value: (r) => {
+      const int = () => (r() < 0.5 ? -1 : 1) * Math.floor(r() * 2 ** Math.floor(r() * 54)) || 0;
+      return { at: new Date(r() < 0.8 ? 1.7e12 + int() % 1e10 : int()), n: int(), list: Array.from({ length: Math.floor(r() * 4) }, int) };
+    },
+  },
   'a string alone': { schema: t.string(), value: (r) => text(r), simple: 'abc' },
   'an integer alone': { schema: t.int32(), value: (r) => (r() < 0.5 ? -1 : 1) * small(r, 2147483647) || 0, simple: -70000 },
   'an enum of many': { schema: t.enum(Array.from({ length: 300 }, (_, k) => `s${k}`)), value: (r) => `s${small(r, 299)}`, simple: 's200' },
@@ -222,12 +230,15 @@ describe('the JS read of small messages', () => {
       } while (v > 0);
       return out;
     };
-    const values = [0, 1, 127, 128, 255, 256, 16383, 16384, 32767, 32768, 65535, 65536, 65537, 2 ** 21 - 1, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35, 2 ** 53 - 1];
+    const values = [0, 1, 127, 128, 255, 256, 16383, 16384, 32767, 32768, 65535, 65536, 65537, 2 ** 21 - 1, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35, 2 ** 42, 2 ** 49 - 1, 2 ** 49, 2 ** 52, 2 ** 53 - 2, 2 ** 53 - 1, 2 ** 53, 2 ** 56, 2 ** 63];
     const encodings = values.map(varint);
     // Overlong forms, a fifth byte over 0x0f, a sixth byte, and cut-off ones.
     encodings.push([0x80, 0x00], [0xff, 0x80, 0x00], [0xff, 0xff, 0xff, 0xff, 0x00], [0xff, 0xff, 0xff, 0xff, 0x10], [0xff, 0xff, 0xff, 0xff, 0x1f]);
     encodings.push([0xff, 0xff, 0xff, 0xff, 0x8f, 0x01], [0x80], [0xff, 0xff], [0xff, 0xff, 0xff, 0xff]);
-    for (const type of ['uint8', 'int8', 'uint16', 'uint32', 'int16', 'int32', 'int']) {
+    // Long ones: overlong at 6 to 10 bytes, cut off, and ten bytes of ones.
+    for (let k = 5; k <= 9; k++) encodings.push([...Array(k).fill(0xff), 0x00], [...Array(k).fill(0x80), 0x01], Array(k).fill(0xff));
+    encodings.push([...Array(9).fill(0xff), 0x01], [...Array(9).fill(0xff), 0x7f], [...Array(10).fill(0xff), 0x01]);
+    for (const type of ['uint8', 'int8', 'uint16', 'uint32', 'int16', 'int32', 'int', 'date']) {
       for (const schema of [t[type](), t.object({ a: t[type](), b: t.bool() }), t.array(t[type]())]) {
         const fast = compile(schema, { codegen: true });
         const native = compile(schema, { codegen: false });
@@ -256,7 +267,7 @@ describe('the JS read of small messages', () => {
 
   test('types without a JS read, constraints and limits a small message could reach leave it to the native decode', () => {
     const none = [
-      t.object({ a: t.uint8(), b: t.date() }),
+      t.object({ a: t.uint8(), b: t.bytes() }),
       t.object({ a: t.float64({ min: 0 }) }),
       t.object({ a: t.array(t.uint8(), { maxItems: 3 }) }),
       t.object({ a: t.bytes() }),

@@ -376,9 +376,10 @@ class Generator {
    * The JS read of a message of at most SET_INPUT bytes, or '' where the schema has a
    * type without one (`emitRead` in lib/types/*.js). Such a message (person's 8 bytes,
    * nestedEvent's 61) is read by JS from the caller's bytes, with no native call, where
-   * every value is in the form small values of its type take: varints of up to 32 bits,
+   * every value is in the form small values of its type take: varints of up to 32 bits (an
+   * int's and a date's up to 2^53 - 1),
    * ASCII strings of up to 16 characters, floats, bool bytes 0 or 1, enum indexes in range,
-   * literals, optional and nullable values, arrays and objects of these. Anything else (an `int` beyond 32 bits, other text, any
+   * literals, optional and nullable values, arrays and objects of these. Anything else (a longer varint, other text, any
    * fault, bytes left over) gives up the JS read (`break fast`) and the native decode
    * reads the message, as it reads every other: it alone reports errors, so they are the
    * same either way. The values are the ones the native decode gives
@@ -537,6 +538,24 @@ class Generator {
       `  const b$ = o$ < n$ ? bytes[o$] : 0;`,
       `  if (b$ !== 0 && b$ < 128) { ${v} = (${v} & 127) | (b$ << 7); o$++; }`,
       `  else { const x$ = rt.varint32At(bytes, o$ - 1, n$); if (x$ < 0) break fast; ${v} = Math.floor(x$ / 8); o$ += (x$ & 7) - 1; }`,
+      '}',
+    );
+    return v;
+  }
+
+  /**
+   * A variable holding the next varint of up to 2^53 - 1 (`fastTake`, an int's or a date's
+   * zigzag value): one byte inline, more by `rt.varint53At`, then its bytes skipped.
+   */
+  readVarint53() {
+    const v = this.fresh('r');
+    this.fast.push(
+      'if (o$ >= n$) break fast;',
+      `let ${v} = bytes[o$++];`,
+      `if (${v} > 127) {`,
+      `  ${v} = rt.varint53At(bytes, o$ - 1, n$);`,
+      `  if (${v} < 0) break fast;`,
+      '  while (bytes[o$++] > 127);',
       '}',
     );
     return v;

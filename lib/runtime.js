@@ -680,6 +680,22 @@ function varint32At(bytes, o, n) {
   return (v + b * 268435456) * 8 + 5;
 }
 
+// The varint at `bytes[o]` (of `n`) for a generated decode's JS read of an int or a date
+// (lib/codegen.js, `readVarint53`): its value, or -1 where it is cut off, overlong, longer
+// than 8 bytes or over 2^53 - 1 (then the native decode reads it, and judges it).
+function varint53At(bytes, o, n) {
+  let v = 0;
+  let m = 1;
+  for (let k = 0; k < 8; k++) {
+    if (o + k >= n) return -1;
+    const b = bytes[o + k];
+    v += (b & 127) * m;
+    if (b < 128) return (b === 0 && k > 0) || v > Number.MAX_SAFE_INTEGER ? -1 : v;
+    m *= 128;
+  }
+  return -1;
+}
+
 // Floats of the wire's byte order (little-endian), read through typed arrays of the
 // machine's, for a generated decode's JS read of a small message, where the two agree.
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -876,6 +892,7 @@ module.exports = {
   areaText,
   asciiText,
   varint32At,
+  varint53At,
   LITTLE_ENDIAN,
   float64At,
   float32At,

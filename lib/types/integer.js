@@ -116,6 +116,8 @@ function integerType(name, expected, emitCheck, check) {
 
 // How a generated decode's JS read takes each integer (`emitRead`).
 const unzigzagJs = (v) => `((${v} >>> 1) ^ -(${v} & 1))`;
+// A zigzag value of up to 2^53 - 1 (`readVarint53`): by bit operations within 32 bits.
+const unzigzag53Js = (v) => `(${v} <= 4294967295 ? ${unzigzagJs(v)} : ${v} % 2 === 0 ? ${v} / 2 : -(${v} + 1) / 2)`;
 // Varint `v` if at most `max`; above, the native decode reads (and rejects) it.
 function inRange(g, v, max) {
   g.fast.push(`if (${v} > ${max}) break fast;`);
@@ -128,7 +130,7 @@ const READ_JS = {
   uint32: (g) => g.readVarint(),
   int16: (g) => unzigzagJs(inRange(g, g.readVarint(), 65535)),
   int32: (g) => unzigzagJs(g.readVarint()),
-  int: (g) => unzigzagJs(g.readVarint()),
+  int: (g) => unzigzag53Js(g.readVarint53()),
 };
 
 // How a generated encode's JS write puts each integer (`emitWrite`): a byte, a varint, or
@@ -180,6 +182,7 @@ module.exports = [
   ),
 ];
 
+module.exports.unzigzag53Js = unzigzag53Js;
 module.exports.buildConstrained = buildConstrained;
 module.exports.boundsOf = boundsOf;
 module.exports.violations = violations;
