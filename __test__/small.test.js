@@ -128,6 +128,21 @@ const CASES = {
       return { at: new Date(r() < 0.8 ? 1.7e12 + int() % 1e10 : int()), n: int(), list: Array.from({ length: Math.floor(r() * 4) }, int) };
     },
   },
+  unions: {
+    schema: t.object({
+      u: t.union([t.uint8(), t.string(), t.array(t.int16()), t.null()]),
+      m: t.discriminatedUnion('type', [
+        t.object({ type: t.literal('a'), x: t.uint32() }),
+        t.object({ type: t.literal('b'), s: t.string(), f: t.float64() }),
+        t.object({ type: t.literal(3), n: t.optional(t.bool()) }),
+      ]),
+    }),
+    simple: { u: 7, m: { type: 'b', s: 'hi', f: 0.5 } },
+    value: (r) => ({
+      u: pick(r, [() => small(r, 255), () => text(r), () => Array.from({ length: Math.floor(r() * 4) }, () => small(r, 65535) - 32768), () => null])(),
+      m: pick(r, [() => ({ type: 'a', x: small(r, 4294967295) }), () => ({ type: 'b', s: text(r), f: r() * 10 }), () => (r() < 0.5 ? { type: 3 } : { type: 3, n: r() < 0.5 })])(),
+    }),
+  },
   'a string alone': { schema: t.string(), value: (r) => text(r), simple: 'abc' },
   'an integer alone': { schema: t.int32(), value: (r) => (r() < 0.5 ? -1 : 1) * small(r, 2147483647) || 0, simple: -70000 },
   'an enum of many': { schema: t.enum(Array.from({ length: 300 }, (_, k) => `s${k}`)), value: (r) => `s${small(r, 299)}`, simple: 's200' },
@@ -481,7 +496,6 @@ describe('the JS write of small messages', () => {
     const none = [
       t.object({ a: t.bytes() }),
       t.object({ a: t.array(t.uint8(), { minItems: 1 }) }),
-      t.union([t.uint8(), t.string()]),
       t.object({ a: t.int64() }),
       t.json(),
       t.recursive('R', (self) => t.object({ next: t.nullable(self) })),

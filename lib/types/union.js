@@ -30,6 +30,28 @@ function emitTakeVariants(g, d) {
   return v;
 }
 
+// The JS read of a small message (lib/codegen.js, `fastTake`): the variant index, then a
+// switch on it, each case reading its variant; an index out of range gives up. The heap
+// estimate counts the costliest variant.
+function emitReadVariants(g, d) {
+  const k = g.readVarint();
+  const v = g.fresh('u');
+  g.fast.push(`let ${v};`, `switch (${k}) {`);
+  const before = g.fastCost;
+  let most = 0;
+  for (const [n, variant] of d.variants.entries()) {
+    g.fastCost = 0;
+    g.fast.push(`case ${n}: {`);
+    const x = g.read(variant);
+    if (x === null) return null;
+    g.fast.push(`${v} = ${x};`, 'break;', '}');
+    most = Math.max(most, g.fastCost);
+  }
+  g.fast.push('default: break fast;', '}');
+  g.fastCost = before + 16 + most;
+  return v;
+}
+
 const isObject = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 module.exports = [
@@ -53,6 +75,19 @@ module.exports = [
       g.enc.push(`else ${g.raise(`G.unionErrorOf(${g.constant(d)}, ${x}, ${path.code()})`)}`);
     },
     emitTake: emitTakeVariants,
+    emitRead: emitReadVariants,
+    // The JS write of a small message (lib/codegen.js, `fastPut`): the first variant that
+    // accepts the value, tested as `emitPut` tests them; none gives up.
+    emitWrite(g, d, x) {
+      for (const [k, variant] of d.variants.entries()) {
+        g.wr.push(`${k === 0 ? '' : 'else '}if (${g.test(variant, x)}) {`);
+        g.writeVarint(String(k));
+        if (!g.write(variant, x)) return false;
+        g.wr.push('}');
+      }
+      g.wr.push('else break write;');
+      return true;
+    },
     test: (d, x, c) => d.variants.some((v) => c.test(v, x)),
     put(c, d, x) {
       const k = d.variants.findIndex((v) => c.test(v, x));
@@ -124,6 +159,20 @@ module.exports = [
       );
     },
     emitTake: emitTakeVariants,
+    emitRead: emitReadVariants,
+    // The JS write of a small message (lib/codegen.js, `fastPut`): the variant its tag
+    // names, as `emitPut` finds it; an unknown tag gives up.
+    emitWrite(g, d, x) {
+      g.wr.push(`if (typeof ${x} !== 'object' || ${x} === null || Array.isArray(${x})) break write;`, `switch (${g.constant(tagIndex(d))}.get(${readField(x, d.key)})) {`);
+      for (const [k, variant] of d.variants.entries()) {
+        g.wr.push(`case ${k}: {`);
+        g.writeVarint(String(k));
+        if (!g.write(variant, x)) return false;
+        g.wr.push('break;', '}');
+      }
+      g.wr.push('default: break write;', '}');
+      return true;
+    },
     test(d, x, c) {
       if (!isObject(x)) return false;
       const k = c.tagIndex(d).get(fieldValue(x, d.key));
