@@ -379,7 +379,8 @@ class Generator {
    * every value is in the form small values of its type take: varints of up to 32 bits (an
    * int's and a date's up to 2^53 - 1),
    * ASCII strings of up to 16 characters, floats, bool bytes 0 or 1, enum indexes in range,
-   * literals, optional and nullable values, unions, arrays and objects of these. Anything
+   * literals, optional, nullable and default values, unions, tuples, arrays and objects of
+   * these. Anything
    * else (a longer varint, other text, any
    * fault, bytes left over) gives up the JS read (`break fast`) and the native decode
    * reads the message, as it reads every other: it alone reports errors, so they are the
@@ -424,8 +425,8 @@ class Generator {
    * nestedEvent's 61) is written by JS straight into a slab of its own (`rt.writer`), with
    * no tape and no native call, when every value in it is valid and in the form small
    * values take: integers (and dates) within 2^52, ASCII strings, floats other than NaN,
-   * bools, enums, literals, optional and nullable values, unions, arrays and objects of
-   * these. Anything
+   * bools, enums, literals, optional, nullable and default values, unions, tuples, arrays
+   * and objects of these. Anything
    * else (an invalid value, other text, a message that grows past WRITE_MAX) gives up the
    * JS write (`break write`), and `marshal` and the native encoder take the value from
    * the start, as they take every other: they alone report errors, so errors cannot
