@@ -377,7 +377,7 @@ describe('the JS write of small messages', () => {
     for (let k = 0; k < 200; k++) if (written(codec.encode(simple))) return;
     assert.fail('no value was written in JS');
   }
-  function outcome(codec, value) {
+  function encodeOutcome(codec, value) {
     try {
       return { bytes: Buffer.from(codec.encode(value)).toString('hex') };
     } catch (e) {
@@ -427,8 +427,8 @@ describe('the JS write of small messages', () => {
       for (let n = 0; n < 600; n++) {
         const v = n % 3 === 2 ? mutate(r, value(r)) : value(r);
         prime(fast, simple);
-        const a = outcome(fast, v);
-        const b = outcome(native, v);
+        const a = encodeOutcome(fast, v);
+        const b = encodeOutcome(native, v);
         assert.deepEqual(a, b, `${name} ${n}: ${inspect(v)}`);
         // encodeInto, at an offset, into a target with room or one byte short of it.
         const size = 'bytes' in b ? b.bytes.length / 2 : 8;
@@ -485,7 +485,7 @@ describe('the JS write of small messages', () => {
       for (const v of values) {
         // (The first value of each is one the JS write writes.)
         prime(fast, values[0]);
-        assert.deepEqual(outcome(fast, v), outcome(native, v), `${JSON.stringify(schema)} ${inspect(v)}`);
+        assert.deepEqual(encodeOutcome(fast, v), encodeOutcome(native, v), `${JSON.stringify(schema)} ${inspect(v)}`);
       }
     }
   });
@@ -504,8 +504,8 @@ describe('the JS write of small messages', () => {
     for (let n = 0; n < 2000; n++) {
       const v = { a: int(), b: new Date(r() < 0.9 ? int() : r() * 1.8e16 - 9e15), c: Array.from({ length: Math.floor(r() * 4) }, int) };
       prime(fast, { a: 1, b: new Date(0), c: [] });
-      const b = outcome(native, v);
-      assert.deepEqual(outcome(fast, v), b, inspect(v));
+      const b = encodeOutcome(native, v);
+      assert.deepEqual(encodeOutcome(fast, v), b, inspect(v));
       prime(fast, { a: 1, b: new Date(0), c: [] });
       if ('bytes' in b && written(fast.encode(v))) inJs++;
     }

@@ -380,9 +380,8 @@ class Generator {
    * int's and a date's up to 2^53 - 1),
    * ASCII strings of up to 16 characters, floats, bool bytes 0 or 1, enum indexes in range,
    * literals, optional, nullable and default values, unions, tuples, arrays and objects of
-   * these. Anything
-   * else (a longer varint, other text, any
-   * fault, bytes left over) gives up the JS read (`break fast`) and the native decode
+   * these. Anything else (a longer varint, other text, any fault, bytes left over) gives
+   * up the JS read (`break fast`) and the native decode
    * reads the message, as it reads every other: it alone reports errors, so they are the
    * same either way. The values are the ones the native decode gives
    * (__test__/small.test.js decodes random and mutated messages both ways). Schemas with
@@ -426,9 +425,8 @@ class Generator {
    * no tape and no native call, when every value in it is valid and in the form small
    * values take: integers (and dates) within 2^52, ASCII strings, floats other than NaN,
    * bools, enums, literals, optional, nullable and default values, unions, tuples, arrays
-   * and objects of these. Anything
-   * else (an invalid value, other text, a message that grows past WRITE_MAX) gives up the
-   * JS write (`break write`), and `marshal` and the native encoder take the value from
+   * and objects of these. Anything else (an invalid value, other text, a message that
+   * grows past WRITE_MAX) gives up the JS write (`break write`), and `marshal` and the native encoder take the value from
    * the start, as they take every other: they alone report errors, so errors cannot
    * differ, and __test__/small.test.js requires the bytes of both ways to be identical.
    * `encodeInto` writes the same way, then copies the message into its target and gives
@@ -495,18 +493,18 @@ class Generator {
    * longer exact in a double, and the JS write gives up).
    */
   writeZigzag(x) {
-    const w = this.fresh('w');
+    const z = this.fresh('z');
     this.wr.push(
-      `let ${w};`,
-      `if ((${x} | 0) === ${x}) ${w} = ((${x} << 1) ^ (${x} >> 31)) >>> 0;`,
+      `let ${z};`,
+      `if ((${x} | 0) === ${x}) ${z} = ((${x} << 1) ^ (${x} >> 31)) >>> 0;`,
       'else {',
       `if (!(${x} <= ${2 ** 52} && ${x} >= -${2 ** 52})) break write;`,
-      `${w} = ${x} < 0 ? -2 * ${x} - 1 : 2 * ${x};`,
-      `while (${w} > 4294967295) { U[o++] = (${w} % 128) | 128; ${w} = Math.floor(${w} / 128); }`,
+      `${z} = ${x} < 0 ? -2 * ${x} - 1 : 2 * ${x};`,
+      `while (${z} > 4294967295) { U[o++] = (${z} % 128) | 128; ${z} = Math.floor(${z} / 128); }`,
       '}',
-      `while (${w} > 127) { U[o++] = (${w} & 127) | 128; ${w} >>>= 7; }`,
-      `U[o++] = ${w};`,
     );
+    // What is left is within 32 bits.
+    this.writeVarint(z);
   }
 
   /** Writes unsigned 32-bit integer expression `x` as a varint (`fastPut`). */
