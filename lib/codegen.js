@@ -386,7 +386,8 @@ class Generator {
    * same either way. The values are the ones the native decode gives
    * (__test__/small.test.js decodes random and mutated messages both ways). Schemas with
    * constraints or other types, and readers of another schema's bytes, have no JS
-   * read; nor do limits that a small message could reach. After a large decode or a grown
+   * read; nor do limits that a small message could reach, nor schemas whose JS read would
+   * be more than FAST_SOURCE_MAX of source. After a large decode or a grown
    * tape (`st.grown`, lib/runtime.js) the next small message goes natively, which gives
    * back the memory. docs/DESIGN.md, "Small messages read in JS", has the measurements.
    */
@@ -398,7 +399,7 @@ class Generator {
     this.fast = null;
     // Twice the estimate (docs/FORMAT.md, "The decode budget", counts less for these
     // values) within maxDecodedBytes: then the native decode never stops at the budget.
-    if (result === null || this.fastCost * 2 > this.limits.budget) return '';
+    if (result === null || this.fastCost * 2 > this.limits.budget || tooLarge(body)) return '';
     // A read given up late costs a message most of a JS read on top of the native decode
     // (~1.2x the time, for a schema whose last string is long or not ASCII); so after one
     // is given up, the next 1, 2, 4, ... 64 (while they keep being given up) skip it.
@@ -433,7 +434,8 @@ class Generator {
    * the slab space back. Returns the two blocks, `encode`'s and `encodeInto`'s.
    * A value whose JS write is given up has the fields read so far read again (getters run
    * twice), as a union's variant tests already may. After one is given up, the next 1, 2,
-   * 4, ... 64 (while they keep being given up) skip it, as for the JS read.
+   * 4, ... 64 (while they keep being given up) skip it, as for the JS read. A JS write of
+   * more than FAST_SOURCE_MAX of source is left out, as a JS read is.
    */
   fastPut(d) {
     this.wr = [];
@@ -441,7 +443,7 @@ class Generator {
     const ok = this.write(d, 'v');
     const body = this.wr;
     this.wr = null;
-    if (!ok) return { encode: '', encodeInto: '' };
+    if (!ok || tooLarge(body)) return { encode: '', encodeInto: '' };
     const written = `if (w$.pos === e$ && w$.buf === buf$) w$.pos = o;
       if (backoffW$ !== 1) backoffW$ = 1;
       return new OutBuffer(buf$, s$, o - s$);`;
@@ -568,6 +570,21 @@ class Generator {
     this.dec.push(`const ${c} = G.decoder(T, i, S, p, bytes, X, q, M);`, `const ${v} = ${c}.take(${this.constant(d)});`, `i = ${c}.i; p = ${c}.p; q = ${c}.q;`, this.split ? `if (${c}.S !== S) S = W.S = ${c}.S; if (${c}.X !== X) X = W.X = ${c}.X;` : `S = ${c}.S; X = ${c}.X;`);
     return v;
   }
+}
+
+// The most source the JS read or write of small messages (`fastTake`, `fastPut`) may
+// take; a schema whose would be larger has none. Neither is split into helpers as the
+// rest is (`helps`), and V8 optimizes no function of more than ~60 KB of bytecode (about
+// 0.76 byte a character of this code): github_events' JS read alone was 174 KB of source,
+// and its decode ran unoptimized for every message, large or small. 32 K characters is a
+// union of ~11 message types of 7 fields (__test__/optimize.test.js).
+const FAST_SOURCE_MAX = 32 * 1024;
+
+/** Whether statements `body` are more source than FAST_SOURCE_MAX. */
+function tooLarge(body) {
+  let length = 0;
+  for (const line of body) length += line.length + 1;
+  return length > FAST_SOURCE_MAX;
 }
 
 // The decode limits a generated decode's JS read respects (`fastTake`): those of
