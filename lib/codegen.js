@@ -74,6 +74,8 @@ class Generator {
     this.fast = null;
     this.fastCost = 0;
     this.limits = DEFAULT_LIMITS;
+    // In a large schema, the JS read's functions for the variants of its unions (`readApart`).
+    this.fastFunctions = [];
     // The JS write of a small message (`fastPut`): its statements, and whether it writes
     // floats (through the slab's DataView).
     this.wr = null;
@@ -394,12 +396,16 @@ class Generator {
   fastTake(d) {
     this.fast = [];
     this.fastCost = 0;
+    this.fastFunctions = [];
     const result = this.read(d);
     const body = this.fast;
     this.fast = null;
     // Twice the estimate (docs/FORMAT.md, "The decode budget", counts less for these
     // values) within maxDecodedBytes: then the native decode never stops at the budget.
-    if (result === null || this.fastCost * 2 > this.limits.budget || tooLarge(body)) return '';
+    if (result === null || this.fastCost * 2 > this.limits.budget || tooLarge(body)) {
+      this.fastFunctions = [];
+      return '';
+    }
     // A read given up late costs a message most of a JS read on top of the native decode
     // (~1.2x the time, for a schema whose last string is long or not ASCII); so after one
     // is given up, the next 1, 2, 4, ... 64 (while they keep being given up) skip it.
@@ -519,6 +525,47 @@ class Generator {
   read(d) {
     const type = TYPES.get(d.type);
     return type.emitRead === undefined ? null : type.emitRead(this, d);
+  }
+
+  /**
+   * The JS read of `d` as `read`, in a function of its own (`fastTake` of a large schema,
+   * for each variant of a union): V8 optimizes no function over ~60 KB of bytecode, and
+   * a union of many message types read inline made one (github_events' was 174 KB of
+   * source). The function reads from `o$` and returns the value, leaving its end in `fo$`,
+   * or returns GIVE_UP$ where the read is given up. Where `d` has no JS read, or its read
+   * alone would be over FAST_SOURCE_MAX, its messages give the JS read up (github_events'
+   * ForkEvent, whose repository has 60 fields), and the other variants keep theirs.
+   */
+  readApart(d) {
+    const outer = this.fast;
+    const [cost, functions] = [this.fastCost, this.fastFunctions.length];
+    this.fast = [];
+    let x;
+    let body;
+    try {
+      x = this.read(d);
+    } finally {
+      body = this.fast;
+      this.fast = outer;
+    }
+    if (x === null || tooLarge(body)) {
+      this.fastCost = cost;
+      this.fastFunctions.length = functions;
+      this.fast.push('break fast;');
+      return 'undefined';
+    }
+    const name = this.fresh('fr');
+    this.fastFunctions.push(`function ${name}(bytes, n$, o$) {
+  fast: {
+    ${body.join('\n    ')}
+    fo$ = o$;
+    return ${x};
+  }
+  return GIVE_UP$;
+}`);
+    const v = this.fresh('r');
+    this.fast.push(`const ${v} = ${name}(bytes, n$, o$);`, `if (${v} === GIVE_UP$) break fast;`, 'o$ = fo$;');
+    return v;
   }
 
   /** A variable holding the next byte of the input (`fastTake`). */
@@ -641,7 +688,14 @@ function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS
   const plain = layout.positional || g.split || info.handsOff ? '' : g.plainTake(descriptor);
   const fast = overrides === null ? g.fastTake(descriptor) : '';
   const fastW = overrides === null && !g.split && !info.handsOff ? g.fastPut(descriptor) : { encode: '', encodeInto: '' };
-  const fastState = fast === '' ? '' : '// The JS read of small messages is skipped for the next skip$ messages (`fastTake`).\nlet skip$ = 0;\nlet backoff$ = 1;';
+  let fastState = fast === '' ? '' : '// The JS read of small messages is skipped for the next skip$ messages (`fastTake`).\nlet skip$ = 0;\nlet backoff$ = 1;';
+  if (fast !== '' && g.fastFunctions.length !== 0) {
+    fastState += `\n// The JS read's functions for union variants (\`readApart\`): where one ended, and what
+// one returns when it gives up.
+let fo$ = 0;
+const GIVE_UP$ = {};
+${g.fastFunctions.join('\n')}`;
+  }
 
   // In `marshal`'s finally: a tape grown for a huge message is kept while messages that
   // large keep coming, and given back after the first call that needs less than a quarter

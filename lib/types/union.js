@@ -31,8 +31,9 @@ function emitTakeVariants(g, d) {
 }
 
 // The JS read of a small message (lib/codegen.js, `fastTake`): the variant index, then a
-// switch on it, each case reading its variant; an index out of range gives up. The heap
-// estimate counts the costliest variant.
+// switch on it, each case reading its variant (in a large schema, in a function of its
+// own: `readApart`); an index out of range gives up. The heap estimate counts the
+// costliest variant.
 function emitReadVariants(g, d) {
   const k = g.readVarint();
   const v = g.fresh('u');
@@ -42,7 +43,7 @@ function emitReadVariants(g, d) {
   for (const [n, variant] of d.variants.entries()) {
     g.fastCost = 0;
     g.fast.push(`case ${n}: {`);
-    const x = g.read(variant);
+    const x = g.split ? g.readApart(variant) : g.read(variant);
     if (x === null) return null;
     g.fast.push(`${v} = ${x};`, 'break;', '}');
     most = Math.max(most, g.fastCost);
