@@ -80,6 +80,9 @@ class Generator {
     // floats (through the slab's DataView).
     this.wr = null;
     this.floats = false;
+    // In a large schema, the JS write's functions for the variants of its unions
+    // (`writeApart`).
+    this.writeFunctions = [];
   }
 
   /**
@@ -446,10 +449,14 @@ class Generator {
   fastPut(d) {
     this.wr = [];
     this.floats = false;
+    this.writeFunctions = [];
     const ok = this.write(d, 'v');
     const body = this.wr;
     this.wr = null;
-    if (!ok || tooLarge(body)) return { encode: '', encodeInto: '' };
+    if (!ok || tooLarge(body)) {
+      this.writeFunctions = [];
+      return { encode: '', encodeInto: '' };
+    }
     const written = `if (w$.pos === e$ && w$.buf === buf$) w$.pos = o;
       if (backoffW$ !== 1) backoffW$ = 1;
       return new OutBuffer(buf$, s$, o - s$);`;
@@ -513,6 +520,45 @@ class Generator {
     );
     // What is left is within 32 bits.
     this.writeVarint(z);
+  }
+
+  /**
+   * The JS write of `x` as a `d`, as `write`, in a function of its own (`fastPut` of a
+   * large schema, for each variant of a union; see `readApart`). The function writes at
+   * `o` and returns where it ended, or -1 where it gives up. A variant with no JS write, or
+   * whose write alone would be over FAST_SOURCE_MAX, gives it up for its own values only.
+   */
+  writeApart(d, x) {
+    const outer = [this.wr, this.floats];
+    const functions = this.writeFunctions.length;
+    this.wr = [];
+    this.floats = false;
+    let ok;
+    let body;
+    let floats;
+    try {
+      ok = this.write(d, 'x');
+    } finally {
+      [body, floats] = [this.wr, this.floats];
+      [this.wr, this.floats] = outer;
+    }
+    if (!ok || tooLarge(body)) {
+      this.writeFunctions.length = functions;
+      this.wr.push('break write;');
+      return true;
+    }
+    const name = this.fresh('fw');
+    this.writeFunctions.push(`function ${name}(x, w$, U, o, e$) {
+  ${floats ? 'const DV = w$.DV;' : ''}
+  write: {
+    ${body.join('\n    ')}
+    return o;
+  }
+  return -1;
+}`);
+    const end = this.fresh('o');
+    this.wr.push(`const ${end} = ${name}(${x}, w$, U, o, e$);`, `if (${end} < 0) break write;`, `o = ${end};`);
+    return true;
   }
 
   /** Writes unsigned 32-bit integer expression `x` as a varint (`fastPut`). */
@@ -687,7 +733,7 @@ function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS
   const result = g.take(descriptor);
   const plain = layout.positional || g.split || info.handsOff ? '' : g.plainTake(descriptor);
   const fast = overrides === null ? g.fastTake(descriptor) : '';
-  const fastW = overrides === null && !g.split && !info.handsOff ? g.fastPut(descriptor) : { encode: '', encodeInto: '' };
+  const fastW = overrides === null && !info.handsOff ? g.fastPut(descriptor) : { encode: '', encodeInto: '' };
   let fastState = fast === '' ? '' : '// The JS read of small messages is skipped for the next skip$ messages (`fastTake`).\nlet skip$ = 0;\nlet backoff$ = 1;';
   if (fast !== '' && g.fastFunctions.length !== 0) {
     fastState += `\n// The JS read's functions for union variants (\`readApart\`): where one ended, and what
@@ -706,6 +752,7 @@ ${g.fastFunctions.join('\n')}`;
 const NewArray = rt.NewArray;
 ${fastState}
 ${fastW.encode === '' ? '' : '// The JS write of small messages is skipped for the next skipW$ values (`fastPut`).\nconst OutBuffer = rt.OutBuffer;\nlet skipW$ = 0;\nlet backoffW$ = 1;'}
+${fastW.encode === '' ? '' : g.writeFunctions.join('\n')}
 ${g.ctors.size === 0 ? '' : `let D = false;\n${ctors.source}`}
 ${g.split ? `const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null };
 // A call from user code (a getter) while this codec's helpers run uses W too: the outer

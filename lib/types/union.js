@@ -83,7 +83,7 @@ module.exports = [
       for (const [k, variant] of d.variants.entries()) {
         g.wr.push(`${k === 0 ? '' : 'else '}if (${g.test(variant, x)}) {`);
         g.writeVarint(String(k));
-        if (!g.write(variant, x)) return false;
+        if (!(g.split ? g.writeApart(variant, x) : g.write(variant, x))) return false;
         g.wr.push('}');
       }
       g.wr.push('else break write;');
@@ -162,13 +162,14 @@ module.exports = [
     emitTake: emitTakeVariants,
     emitRead: emitReadVariants,
     // The JS write of a small message (lib/codegen.js, `fastPut`): the variant its tag
-    // names, as `emitPut` finds it; an unknown tag gives up.
+    // names, as `emitPut` finds it (in a large schema, written by a function of its own:
+    // `writeApart`); an unknown tag gives up.
     emitWrite(g, d, x) {
       g.wr.push(`if (typeof ${x} !== 'object' || ${x} === null || Array.isArray(${x})) break write;`, `switch (${g.constant(tagIndex(d))}.get(${readField(x, d.key)})) {`);
       for (const [k, variant] of d.variants.entries()) {
         g.wr.push(`case ${k}: {`);
         g.writeVarint(String(k));
-        if (!g.write(variant, x)) return false;
+        if (!(g.split ? g.writeApart(variant, x) : g.write(variant, x))) return false;
         g.wr.push('break;', '}');
       }
       g.wr.push('default: break write;', '}');
