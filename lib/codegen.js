@@ -405,10 +405,7 @@ class Generator {
     this.fast = null;
     // Twice the estimate (docs/FORMAT.md, "The decode budget", counts less for these
     // values) within maxDecodedBytes: then the native decode never stops at the budget.
-    if (result === null || this.fastCost * 2 > this.limits.budget || tooLarge(body)) {
-      this.fastFunctions = [];
-      return '';
-    }
+    if (result === null || this.fastCost * 2 > this.limits.budget || tooLarge(body)) return '';
     // A read given up late costs a message most of a JS read on top of the native decode
     // (~1.2x the time, for a schema whose last string is long or not ASCII); so after one
     // is given up, the next 1, 2, 4, ... 64 (while they keep being given up) skip it.
@@ -453,10 +450,7 @@ class Generator {
     const ok = this.write(d, 'v');
     const body = this.wr;
     this.wr = null;
-    if (!ok || tooLarge(body)) {
-      this.writeFunctions = [];
-      return { encode: '', encodeInto: '' };
-    }
+    if (!ok || tooLarge(body)) return { encode: '', encodeInto: '' };
     const written = `if (w$.pos === e$ && w$.buf === buf$) w$.pos = o;
       if (backoffW$ !== 1) backoffW$ = 1;
       return new OutBuffer(buf$, s$, o - s$);`;
@@ -529,19 +523,15 @@ class Generator {
    * whose write alone would be over FAST_SOURCE_MAX, gives it up for its own values only.
    */
   writeApart(d, x) {
-    const outer = [this.wr, this.floats];
-    const functions = this.writeFunctions.length;
-    this.wr = [];
+    const [outerFloats, functions] = [this.floats, this.writeFunctions.length];
     this.floats = false;
-    let ok;
-    let body;
-    let floats;
-    try {
+    let ok = false;
+    const body = this.inner('wr', () => {
       ok = this.write(d, 'x');
-    } finally {
-      [body, floats] = [this.wr, this.floats];
-      [this.wr, this.floats] = outer;
-    }
+    });
+    // The function reads the DataView itself; the caller's block need not.
+    const floats = this.floats;
+    this.floats = outerFloats;
     if (!ok || tooLarge(body)) {
       this.writeFunctions.length = functions;
       this.wr.push('break write;');
@@ -583,17 +573,11 @@ class Generator {
    * ForkEvent, whose repository has 60 fields), and the other variants keep theirs.
    */
   readApart(d) {
-    const outer = this.fast;
     const [cost, functions] = [this.fastCost, this.fastFunctions.length];
-    this.fast = [];
-    let x;
-    let body;
-    try {
+    let x = null;
+    const body = this.inner('fast', () => {
       x = this.read(d);
-    } finally {
-      body = this.fast;
-      this.fast = outer;
-    }
+    });
     if (x === null || tooLarge(body)) {
       this.fastCost = cost;
       this.fastFunctions.length = functions;
