@@ -11,7 +11,7 @@
 // members has a shape slot after its count: a shape met before, built by `builder`; the
 // first object of a shape (its id and the hash of its keys); or -1.
 
-const { pathKey } = require('../errors');
+const { pathKey, ShornError } = require('../errors');
 const rt = require('../runtime');
 
 const EXPECTED = 'JSON value (null, boolean, finite number, string, array or plain object)';
@@ -240,13 +240,41 @@ module.exports = [
     test: (d, x, c) => isJson(x, c),
     put: (c, d, x) => put(c, x),
     take: (c) => take(c, newKeys()),
-    toJson: (d, x) => x,
-    fromJson: (d, j) => j,
+    // Copies both ways (issue 37, finding 2): a default's value in a descriptor is the
+    // user's object no longer, and each decode of a default gets its own, so what a caller
+    // does with a decoded value changes neither the next decode nor the schema.
+    toJson: (d, x) => copy(x, 0),
+    fromJson: (d, j) => copy(j, 0),
     // `shorn inspect` (lib/cli/inspect.js): src/types/json.rs's decode, check for check.
     inspect: (r, d) => inspect(r, d),
     minBytes: () => 1,
   },
 ];
+
+// Deeper than any codec reads (src/program.rs, MAX_MAX_DEPTH is 1000): a cycle, most likely.
+const MAX_COPY_DEPTH = 1000;
+
+/** A deep copy of JSON value `x`; what is not JSON is kept as it is, for `test` to refuse. */
+function copy(x, depth) {
+  if (typeof x !== 'object' || x === null) return x;
+  if (depth >= MAX_COPY_DEPTH) {
+    throw new ShornError('ERR_SHORN_INVALID', `invalid value: a json value nested deeper than ${MAX_COPY_DEPTH} levels; is it cyclic?`);
+  }
+  if (Array.isArray(x)) {
+    const n = x.length;
+    const out = new Array(n);
+    for (let k = 0; k < n; k++) out[k] = copy(x[k], depth + 1);
+    return out;
+  }
+  if (!rt.isPlainObject(x)) return x;
+  const out = {};
+  for (const key of Object.keys(x)) {
+    const v = copy(x[key], depth + 1);
+    if (key in rt.ObjectPrototype) rt.defineOwn(out, key, v);
+    else out[key] = v;
+  }
+  return out;
+}
 
 const MAX_SAFE = 9007199254740991n;
 const hex2 = (b) => `0x${b.toString(16).padStart(2, '0')}`;
