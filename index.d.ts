@@ -482,6 +482,11 @@ export interface CompileOptions {
    */
   maxDecodedBytes?: number;
   /**
+   * How many issues `check` and `safeDecode` list at most (default 100); the result of a
+   * value with more has `moreIssues: true`, and finding them stops there.
+   */
+  maxIssues?: number;
+  /**
    * `'auto'` (default): generate per-schema JS with `new Function`, or use the generic
    * marshaller where code generation is forbidden (strict CSP). `false` forces the generic
    * path, `true` requires generation. Both give identical bytes.
@@ -603,8 +608,11 @@ export interface Issue {
   readonly offset?: number;
 }
 
-export type CheckResult = { readonly ok: true } | { readonly ok: false; readonly issues: readonly Issue[] };
-export type SafeDecodeResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly Issue[] };
+/** `moreIssues`: there were more than `maxIssues` issues; the first ones are listed. */
+export type CheckResult = { readonly ok: true } | { readonly ok: false; readonly issues: readonly Issue[]; readonly moreIssues?: true };
+export type SafeDecodeResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: readonly Issue[]; readonly moreIssues?: true };
 
 /**
  * The shorn descriptor of a Zod v4 schema (zod is an optional peer dependency): objects,

@@ -17,7 +17,10 @@ const { unconstrained } = require('./lib/constraints');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const BUDGET = 'maxDecodedBytes';
-const OPTIONS = new Set([...LIMITS, BUDGET, 'codegen']);
+const OPTIONS = new Set([...LIMITS, BUDGET, 'codegen', 'maxIssues']);
+// How many issues `check` and `safeDecode` list at most (issue 37, finding 6: a 1 MB
+// message listed 1M, 287 MB in 15 s). Zod-like callers show the first few.
+const DEFAULT_MAX_ISSUES = 100;
 // src/program.rs: DEFAULT_MAX_DEPTH and MAX_MAX_DEPTH.
 const DEFAULT_MAX_DEPTH = 128;
 const MAX_MAX_DEPTH = 1000;
@@ -99,11 +102,14 @@ function issueOfError(e, withOffset) {
 // throws (with its `offset`) and, when that is a broken constraint, every other constraint
 // the message's value breaks (see `decodeIssues`). `unconstrained()` gives the decode of
 // the schema without its constraints, made on first need.
-function reporting(m, decode, unconstrainedDecode) {
+// At most `maxIssues` are listed, in that order; when there were more, the result has
+// `moreIssues: true`.
+function reporting(m, decode, unconstrainedDecode, maxIssues) {
   return {
     check(value) {
-      const issues = m.issues(value);
-      return issues.length === 0 ? OK : { ok: false, issues: issues.map((e) => issueOfError(e, false)) };
+      const issues = m.issues(value, undefined, false, maxIssues);
+      if (issues.length === 0) return OK;
+      return failed(issues.map((e) => issueOfError(e, false)), issues.cut === true);
     },
     safeDecode(bytes) {
       let value;
@@ -111,11 +117,16 @@ function reporting(m, decode, unconstrainedDecode) {
         value = decode(bytes);
       } catch (e) {
         if (!(e instanceof ShornError)) throw e;
-        return { ok: false, issues: decodeIssues(m, e, bytes, unconstrainedDecode) };
+        const issues = decodeIssues(m, e, bytes, unconstrainedDecode, maxIssues);
+        return failed(issues, issues.cut === true);
       }
       return { ok: true, value };
     },
   };
+}
+
+function failed(issues, more) {
+  return more ? { ok: false, issues, moreIssues: true } : { ok: false, issues };
 }
 
 // The issues of a message whose decode threw `e`. A malformed, truncated or over-limit
@@ -128,9 +139,9 @@ function reporting(m, decode, unconstrainedDecode) {
 // "invalid value ($.path): ...". (If the second decode finds the message malformed further
 // on, that is the second issue; if the check finds nothing, as when a union's bytes name a
 // variant that the value breaks though another would take it, decode's issue is the one.)
-function decodeIssues(m, e, bytes, unconstrainedDecode) {
+function decodeIssues(m, e, bytes, unconstrainedDecode, maxIssues) {
   const first = issueOfError(e, true);
-  if (e.code !== 'ERR_SHORN_INVALID' || e.offset === undefined) return [first];
+  if (e.code !== 'ERR_SHORN_INVALID' || e.offset === undefined || maxIssues === 1) return [first];
   let value;
   try {
     value = unconstrainedDecode()(bytes);
@@ -138,15 +149,26 @@ function decodeIssues(m, e, bytes, unconstrainedDecode) {
     if (!(again instanceof ShornError)) throw again;
     return [first, issueOfError(again, true)];
   }
-  const issues = m.issues(value, undefined, true).map((x) => {
+  const found = m.issues(value, undefined, true, maxIssues);
+  const issues = found.map((x) => {
     const issue = issueOfError(x, false);
     const prefix = `${issue.path}: `;
     if (issue.message.startsWith(prefix)) issue.message = `invalid value (${issue.path}): ${issue.message.slice(prefix.length)}`;
     return issue;
   });
+  let cut = found.cut === true;
   const at = issues.findIndex((i) => i.path === first.path && i.code === first.code);
-  if (at < 0) return [first, ...issues];
-  issues[at] = first;
+  if (at >= 0) issues[at] = first;
+  else {
+    // Decode's issue was not among the listed ones: it goes first, and the list keeps
+    // its length.
+    issues.unshift(first);
+    if (issues.length > maxIssues) {
+      issues.length = maxIssues;
+      cut = true;
+    }
+  }
+  if (cut) issues.cut = true;
   return issues;
 }
 
@@ -180,7 +202,7 @@ function checkDescriptor(descriptor, m) {
     if (d && d.type === 'default') {
       const value = m.defaultValue(d);
       if (!m.test(d.of, value)) {
-        const [why] = m.issues(value, d.of, true);
+        const [why] = m.issues(value, d.of, true, 1);
         const detail = why === undefined ? `expected ${m.expected(d.of)}` : why.path === '$' ? why.message.slice(3) : why.message;
         throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: the default does not fit its type (${detail})`, { path });
       }
@@ -226,7 +248,9 @@ function settingsOf(options) {
   else if (!Number.isSafeInteger(budget) || budget < 0) throw optionError(`${BUDGET} must be a safe integer of at least 0`);
   const mode = options.codegen === undefined ? 'auto' : options.codegen;
   if (mode !== true && mode !== false && mode !== 'auto') throw optionError("codegen must be true, false or 'auto'");
-  return { limits, maxDepth, budget, mode };
+  const maxIssues = options.maxIssues === undefined ? DEFAULT_MAX_ISSUES : options.maxIssues;
+  if (!Number.isSafeInteger(maxIssues) || maxIssues < 1) throw optionError('maxIssues must be a safe integer of at least 1');
+  return { limits, maxDepth, budget, mode, maxIssues };
 }
 
 // The descriptor as JSON text, and parsed back: the one copy compile works on.
@@ -287,7 +311,8 @@ function assemble(descriptor, text, settings, overrides) {
     }
     return unconstrainedDecode;
   };
-  return { functions: { ...functions, ...reporting(generic.marshaller, functions.decode, unconstrainedOnce) }, generated, marshaller: generic.marshaller };
+  const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce, settings.maxIssues);
+  return { functions: { ...functions, ...reports }, generated, marshaller: generic.marshaller };
 }
 
 /** What `codec.reader(writer)` returns: decodes the writer's bytes as the reader's values. */
@@ -376,7 +401,7 @@ function checkingFrames(m, decodeFrames) {
 }
 
 function readerViolation(m, value) {
-  const [first] = m.issues(value, undefined, true);
+  const [first] = m.issues(value, undefined, true, 1);
   const path = typeof first.path === 'string' ? first.path : '$';
   const prefix = `${path}: `;
   const message = first.message.startsWith(prefix) ? `invalid value (${path}): ${first.message.slice(prefix.length)}` : first.message;

@@ -15,6 +15,11 @@ function def(d) {
   return TYPES.get(d.type);
 }
 
+// Thrown through a collecting walk (`issues`) once the list is full: the walk stops, so
+// a message of a million broken values costs as much as one of `maxIssues` (issue 37,
+// finding 6: 1M issues took 287 MB and 15 s). Never seen outside this module.
+const CUT = Object.freeze({ cut: true });
+
 /** What one codec's generic marshalling shares across calls. */
 class Marshaller {
   constructor(descriptor, info, maxDepth) {
@@ -135,19 +140,29 @@ class Marshaller {
    * the native side checks comes last), or in schema order when `schemaOrder` (the order
    * decode meets them in a message).
    */
-  issues(value, d = this.descriptor, schemaOrder = false) {
+  issues(value, d = this.descriptor, schemaOrder = false, maxIssues = Infinity) {
     const c = new Encoder(this, new Float64Array(64), 0, '', []);
     c.scratch = true;
     c.issues = [];
+    c.cap = maxIssues;
     if (schemaOrder) c.late = null;
     const depth = this.testDepth;
     this.testDepth = 0;
+    let cut = false;
     try {
       c.put(d, value);
+    } catch (e) {
+      if (e !== CUT) throw e;
+      cut = true;
     } finally {
       this.testDepth = depth;
     }
-    return c.late === null ? c.issues : [...c.issues, ...c.late];
+    const all = c.late === null ? c.issues : c.issues.concat(c.late);
+    if (!cut && all.length <= maxIssues) return all;
+    // Cut: the first `maxIssues` in the order they were found, and `cut` set on the list.
+    const listed = all.slice(0, maxIssues);
+    listed.cut = true;
+    return listed;
   }
 
   encoder(T, i, S, B) {
@@ -197,15 +212,21 @@ class Marshaller {
       // Looking for a variant's error: every check of its values is JS's, in place.
       c.late = null;
       // Collecting for `check`: every issue of that variant, the first one thrown.
-      if (owner !== null && Array.isArray(owner.issues)) c.issues = [];
+      if (owner !== null && Array.isArray(owner.issues)) {
+        c.issues = [];
+        c.cap = owner.room();
+      }
       try {
         c.put(kinds[0], x);
       } catch (e) {
         if (owner !== null && e === c.thrown) owner.thrown = e;
-        throw e;
+        if (e !== CUT) throw e;
+        // The variant alone found as many issues as the list has room for.
       }
       if (c.issues !== null && c.issues.length > 0) {
-        owner.pending.push(...c.issues.slice(1));
+        // A loop, not push(...): a variant may have hundreds of thousands of issues (issue
+        // 37, finding 7: a RangeError).
+        for (let k = 1; k < c.issues.length; k++) owner.pending.push(c.issues[k]);
         throw (owner.thrown = c.issues[0]);
       }
     }
@@ -285,6 +306,8 @@ class Encoder {
     // the value whose first error is being thrown.
     this.issues = null;
     this.pending = [];
+    // Collecting: at most this many issues are listed; then the walk stops (CUT).
+    this.cap = Infinity;
     // What the native side checks after JS (a string's native format, a lone surrogate):
     // for `check`, those issues, listed after all others as encode meets them
     // (docs/FORMAT.md, "Issues"). null: JS checks them in place (a union's error).
@@ -300,10 +323,26 @@ class Encoder {
       def(d).put(this, d, x, shown);
     } catch (e) {
       if (e !== this.thrown) throw e;
-      this.issues.push(e, ...this.pending);
+      this.issues.push(e);
+      for (const p of this.pending) this.issues.push(p);
       this.pending = [];
       this.thrown = null;
+      if (this.room() <= 0) throw CUT;
     }
+  }
+
+  /**
+   * Collecting (`check`, `safeDecode`): how many more issues the list has room for
+   * (`maxIssues`), counting those the native side would find (`late`).
+   */
+  room() {
+    return this.cap - this.issues.length - this.pending.length - (this.late === null ? 0 : this.late.length);
+  }
+
+  /** Lists `e`, found by JS for the native side's check (`late`); stops past `maxIssues`. */
+  lateIssue(e) {
+    this.late.push(e);
+    if (this.room() <= 0) throw CUT;
   }
 
   /**
@@ -313,7 +352,7 @@ class Encoder {
   violated(d, x, format = true) {
     const at = this.path();
     const [first, ...rest] = def(d).violations(d, x, format);
-    if (this.issues !== null) this.pending.push(...rest.map((broken) => violation(at, broken)));
+    if (this.issues !== null) for (const broken of rest) this.pending.push(violation(at, broken));
     return (this.thrown = violation(at, first));
   }
 
@@ -341,7 +380,10 @@ class Encoder {
 
   string(x) {
     // The native side refuses lone surrogates on encode; `check` must say so itself.
-    if (this.issues !== null && !x.isWellFormed()) (this.late ?? this.issues).push(loneSurrogate(this.path(), x));
+    if (this.issues !== null && !x.isWellFormed()) {
+      if (this.late !== null) this.lateIssue(loneSurrogate(this.path(), x));
+      else if ((this.issues.push(loneSurrogate(this.path(), x)), this.room() <= 0)) throw CUT;
+    }
     if (this.strings !== null) this.strings.push(x);
     else if (x.length >= rt.LONG_STRING && !this.scratch) {
       // A long string is a chunk of its own, as lib/runtime.js says at LONG_STRING.

@@ -789,9 +789,10 @@ function onlyKeys(x, names) {
 
 // The error for the first own enumerable key of `x` the schema does not name, or null;
 // with `all`, the errors for every such key (an array).
-function strictError(x, names, path, all = false) {
+function strictError(x, names, path, all = false, max = Infinity) {
   const errors = [];
   for (const key of Object.keys(x)) {
+    if (errors.length >= max) break;
     if (!names.has(key)) {
       const at = path + pathKey(key);
       const error = new ShornError('ERR_SHORN_INVALID', `${at}: unexpected field in a strict object`, { path: at });

@@ -158,8 +158,10 @@ module.exports = [
       if (d.strict) {
         const names = c.m.cached('strict', d, () => new Set(d.fields.map((f) => f.name)));
         // Collecting (`check`): every unknown key, the first one thrown.
-        const [error = null, ...rest] = c.issues === null ? [rt.strictError(x, names, c.path())] : rt.strictError(x, names, c.path(), true);
-        c.pending.push(...rest);
+        // As many as the list has room for (`maxIssues`); a loop, not push(...): 250k
+        // unknown keys were a RangeError (issue 37, finding 7).
+        const [error = null, ...rest] = c.issues === null ? [rt.strictError(x, names, c.path())] : rt.strictError(x, names, c.path(), true, c.room());
+        for (const e of rest) c.pending.push(e);
         if (error !== null) throw (c.thrown = error);
       }
     },

@@ -217,11 +217,11 @@ module.exports = [
         // there too (`c.late`, docs/FORMAT.md, "Issues").
         const late = c.issues !== null && !FORMATS[d.format](x) ? violation(c.path(), formatViolation(d, x)) : null;
         if (!lengthsWithin(d, x)) {
-          if (late !== null) c.late.push(late);
+          if (late !== null) c.lateIssue(late);
           throw c.violated(d, x, false);
         }
         c.string(x);
-        if (late !== null) c.late.push(late);
+        if (late !== null) c.lateIssue(late);
         return;
       }
       if (constrained(d) && !satisfies(d, x)) throw c.violated(d, x);
