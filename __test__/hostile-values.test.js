@@ -181,3 +181,42 @@ describe('issue 37, finding 7: no RangeError from user-sized lists (a ShornError
     });
   }
 });
+
+describe('issue 37, finding 9: compatibility() [] means every valid writer message decodes', () => {
+  const V = t.uint32();
+  const cases = [
+    ['two unknown symbols read as the default', t.map(t.enum(['red', 'green', 'blue']), V), t.map(t.enum(['red', 'other'], { default: 'other' }), V), new Map([['green', 1], ['blue', 2]])],
+    ['an unknown symbol read as a symbol the writer has too', t.map(t.enum(['red', 'green', 'other']), V), t.map(t.enum(['red', 'other'], { default: 'other' }), V), new Map([['green', 1], ['other', 2]])],
+    ['an enum key in a union', t.map(t.union([t.enum(['a', 'b']), t.literal('z')]), V), t.map(t.union([t.enum(['a', 'z'], { default: 'z' })]), V), new Map([['b', 1], ['z', 2]])],
+    ['a nullable enum key', t.map(t.nullable(t.enum(['red', 'green', 'blue'])), V), t.map(t.nullable(t.enum(['red', 'other'], { default: 'other' })), V), new Map([['green', 1], ['blue', 2]])],
+  ];
+  for (const [name, writer, reader, value] of cases) {
+    test(`${name}: reported, and reader() refuses`, () => {
+      const problems = compatibility(reader, writer);
+      assert.ok(problems.length > 0, 'compatibility() reports it');
+      assert.ok(problems.some((p) => /key/.test(p.message) && p.path.includes('<key>')), JSON.stringify(problems));
+      assert.throws(() => compile(reader).reader(writer), { code: 'ERR_SHORN_SCHEMA' });
+      // The writer's message is valid, and (without the reader) decodes as itself.
+      assert.deepEqual(compile(writer).decode(compile(writer).encode(value)), value);
+    });
+  }
+
+  test('one unknown symbol read as a default the writer lacks stays compatible, and decodes', () => {
+    const writer = t.map(t.enum(['red', 'green']), V);
+    const reader = t.map(t.enum(['red', 'other'], { default: 'other' }), V);
+    assert.deepEqual(compatibility(reader, writer), []);
+    for (const mode of MODES) {
+      const v = compile(reader, { codegen: mode.codegen }).reader(writer).decode(compile(writer).encode(new Map([['green', 1], ['red', 2]])));
+      assert.deepEqual(v, new Map([['other', 1], ['red', 2]]));
+    }
+  });
+
+  test('enums under a map key inside objects, arrays and map values are not keys', () => {
+    const writer = t.map(t.string(), t.object({ c: t.enum(['red', 'green', 'blue']) }));
+    const reader = t.map(t.string(), t.object({ c: t.enum(['red', 'other'], { default: 'other' }) }));
+    assert.deepEqual(compatibility(reader, writer), []);
+    const keysOfObjects = t.map(t.object({ c: t.enum(['red', 'green', 'blue']) }), V);
+    const readerOfObjects = t.map(t.object({ c: t.enum(['red', 'other'], { default: 'other' }) }), V);
+    assert.deepEqual(compatibility(readerOfObjects, keysOfObjects), [], 'object keys are distinct by identity');
+  });
+});

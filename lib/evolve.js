@@ -52,12 +52,17 @@ class Plan {
     this.reader = reader;
     this.writer = writer;
     this.problems = [];
+    // Map keys two writer keys would read as one: the variant fits, but the reader cannot
+    // take it; apart from `problems`, so a union's trial still finds its variant.
+    this.keyProblems = [];
     // Writer node -> override (see the header).
     this.overrides = new Map();
     // Writer recursive definition -> the reader node it was paired with.
     this.partner = new Map();
     this.rScopes = new Map();
     this.wScopes = new Map();
+    // The map key being resolved (`inKey`), or null.
+    this.mapKey = null;
     this.texts = new Map();
     this.free = new Map();
     // Whether some reader constraint is not one its writer node already checks.
@@ -70,12 +75,15 @@ class Plan {
 
   /** A plan on trial (a union variant): its findings are merged only if it has none. */
   trial(fn) {
-    const saved = [this.problems, new Map(this.overrides), new Map(this.partner)];
+    const saved = [this.problems, new Map(this.overrides), new Map(this.partner), this.keyProblems];
     this.problems = [];
+    this.keyProblems = [];
     fn();
     const ok = this.problems.length === 0;
     if (!ok) [, this.overrides, this.partner] = saved;
+    else for (const p of this.keyProblems) saved[3].push(p);
     this.problems = saved[0];
+    this.keyProblems = saved[3];
     return ok;
   }
 
@@ -136,6 +144,9 @@ class Plan {
       this.scope(r, this.rScopes);
       this.resolve(r.schema, w, path);
       return;
+    }
+    if (this.mapKey !== null && (r.type === 'union' || r.type === 'discriminatedUnion' || w.type === 'union' || w.type === 'discriminatedUnion')) {
+      this.mapKey.union = true;
     }
     if (r.type === 'union' || r.type === 'discriminatedUnion') {
       this.toUnion(r, w, path);
@@ -243,6 +254,17 @@ class Plan {
   override(w, o) {
     this.overrides.set(w, o);
   }
+
+  /** `fn()` with `key` the map key being resolved (`{ union }`), or null outside keys. */
+  inKey(key, fn) {
+    const outer = this.mapKey;
+    this.mapKey = key;
+    try {
+      fn();
+    } finally {
+      this.mapKey = outer;
+    }
+  }
 }
 
 const WIDEN_HINTS = {};
@@ -264,6 +286,20 @@ const RULES = {
       this.problem(path, `the writer's symbol${unknown.length > 1 ? 's' : ''} ${shown}${unknown.length > 5 ? ', ...' : ''} ${unknown.length > 1 ? 'are' : 'is'} not the reader's; give the reader's enum a default (t.enum(values, { default }))`);
       return true;
     }
+    // In a map's key, two writer keys read as one reader key would make a valid message
+    // fail ("a key appears twice", issue 37, finding 9): only a conversion that keeps keys
+    // apart is compatible, one unknown symbol read as a default the writer lacks, the
+    // enum alone (in a union another variant may read as the default too).
+    const key = this.mapKey;
+    if (key !== null && (key.union || unknown.length > 1 || w.values.includes(r.default))) {
+      const shown = unknown.slice(0, 5).map((s) => JSON.stringify(s)).join(', ') + (unknown.length > 5 ? ', ...' : '');
+      const why = key.union
+        ? `${unknown.length > 1 ? 'are' : 'is'} read as ${JSON.stringify(r.default)} in a union key, where another writer key may read as it too`
+        : unknown.length > 1
+          ? `are all read as the reader's default ${JSON.stringify(r.default)}`
+          : `is read as the reader's default ${JSON.stringify(r.default)}, a symbol the writer has too`;
+      this.keyProblems.push({ path, message: `the writer's map key${unknown.length > 1 ? 's' : ''} ${shown} ${why}, so two keys of one map may become one; a map's keys must stay distinct: add the writer's symbols to the reader's enum` });
+    }
     const symbols = w.values.map((s) => (known.has(s) ? s : r.default));
     this.override(w, {
       emit: (g) => `${g.constant(symbols)}[T[i++]]`,
@@ -271,9 +307,11 @@ const RULES = {
     });
     return true;
   },
+  // Containers: their values are JS objects, distinct map keys whatever they hold, so
+  // what they hold is resolved outside any key (`inKey`).
   array(r, w, path) {
     if (w.type !== 'array') return false;
-    this.resolve(r.items, w.items, `${path}[]`);
+    this.inKey(null, () => this.resolve(r.items, w.items, `${path}[]`));
     return true;
   },
   tuple(r, w, path) {
@@ -282,23 +320,23 @@ const RULES = {
       this.problem(path, `the writer's tuple has ${w.items.length} items, the reader's ${r.items.length}`);
       return true;
     }
-    r.items.forEach((item, k) => this.resolve(item, w.items[k], `${path}[${k}]`));
+    this.inKey(null, () => r.items.forEach((item, k) => this.resolve(item, w.items[k], `${path}[${k}]`)));
     return true;
   },
   record(r, w, path) {
     if (w.type !== 'record') return false;
-    this.resolve(r.values, w.values, `${path}[]`);
+    this.inKey(null, () => this.resolve(r.values, w.values, `${path}[]`));
     return true;
   },
   map(r, w, path) {
     if (w.type !== 'map') return false;
-    this.resolve(r.keys, w.keys, `${path}<key>`);
-    this.resolve(r.values, w.values, `${path}[]`);
+    this.inKey({ union: false }, () => this.resolve(r.keys, w.keys, `${path}<key>`));
+    this.inKey(null, () => this.resolve(r.values, w.values, `${path}[]`));
     return true;
   },
   object(r, w, path) {
     if (w.type !== 'object') return false;
-    resolveObject(this, r, w, path);
+    this.inKey(null, () => resolveObject(this, r, w, path));
     return true;
   },
 };
@@ -448,7 +486,7 @@ function plan(reader, writer, readerForms) {
   p.readerForms = readerForms;
   if (canonical(reader) === canonical(writer)) return { problems: [], overrides: p.overrides, same: true, checks: false };
   p.resolve(reader, writer, '$');
-  return { problems: p.problems, overrides: p.overrides, same: false, checks: p.checks };
+  return { problems: p.problems.concat(p.keyProblems), overrides: p.overrides, same: false, checks: p.checks };
 }
 
 module.exports = { plan };
