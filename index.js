@@ -206,6 +206,9 @@ function checkDescriptor(descriptor, m) {
         const detail = why === undefined ? `expected ${m.expected(d.of)}` : why.path === '$' ? why.message.slice(3) : why.message;
         throw new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: the default does not fit its type (${detail})`, { path });
       }
+      // The value in its one JSON form, so that its spellings (a date as epoch ms or an
+      // ISO string, bytes as an array or base64) give the schema one fingerprint.
+      d.value = m.toJson(d.of, value);
     }
   });
 }
@@ -445,6 +448,17 @@ function decode(schema, bytes) {
   return codecFor(schema).decode(bytes);
 }
 
-const { createRegistry } = require('./lib/envelope').registries({ compile, Codec });
+// The first compile option in which codecs `a` and `b` differ (`name a vs b`), or null.
+function differentOptions(a, b) {
+  const [x, y] = [SETTINGS.get(a), SETTINGS.get(b)];
+  if (x === y) return null;
+  const named = (s) => ({ ...Object.fromEntries(LIMITS.map((name, k) => [name, s.limits[k]])), maxDepth: s.maxDepth, [BUDGET]: s.budget, maxIssues: s.maxIssues });
+  const [p, q] = [named(x), named(y)];
+  const shown = (v) => (v === -1 ? 'the default' : String(v));
+  for (const key of Object.keys(p)) if (p[key] !== q[key]) return `${key} ${shown(p[key])} vs ${shown(q[key])}`;
+  return null;
+}
+
+const { createRegistry } = require('./lib/envelope').registries({ compile, Codec, differentOptions });
 
 module.exports = { t, compile, encode, decode, fromZod, compatibility, createRegistry, ShornError, Codec };

@@ -220,3 +220,74 @@ describe('issue 37, finding 9: compatibility() [] means every valid writer messa
     assert.deepEqual(compatibility(readerOfObjects, keysOfObjects), [], 'object keys are distinct by identity');
   });
 });
+
+describe('issue 37, finding 13: the smaller ones', () => {
+  test("a writer's literal(0.1) read by a float32 reader is the float32 value", () => {
+    for (const reader of [t.object({ x: t.float32() }), t.object({ x: t.nullable(t.float32()) }), t.object({ x: t.union([t.float32(), t.string()]) })]) {
+      for (const mode of MODES) {
+        const writer = t.object({ x: t.literal(0.1) });
+        const r = compile(reader, { codegen: mode.codegen });
+        const v = r.reader(writer).decode(compile(writer).encode({ x: 0.1 }));
+        assert.equal(v.x, Math.fround(0.1), JSON.stringify(reader));
+        // Re-encoding it with the reader changes nothing.
+        assert.equal(r.decode(r.encode(v)).x, v.x);
+      }
+    }
+  });
+
+  test('an envelope error moves the offset it is about, not text in quoted data', () => {
+    const V = t.object({ n: t.uint8(), s: t.string({ format: 'email' }) });
+    const registry = createRegistry([V]);
+    // V's envelope header, then a message V's decode refuses at offset 1 (the string), a
+    // string whose text mentions an offset.
+    const body = compile(t.object({ n: t.uint8(), s: t.string() })).encode({ n: 1, s: 'at offset 1 X' });
+    const envelope = Buffer.concat([registry.encode(V, { n: 1, s: 'a@b.example' }).subarray(0, 10), body]);
+    assert.throws(
+      () => registry.decode(envelope),
+      (e) => e instanceof ShornError && e.offset === 11 && e.message.startsWith('invalid value at offset 11 ') && e.message.includes('"at offset 1 X"'),
+    );
+  });
+
+  test('equivalent default spellings give one fingerprint', () => {
+    const dateIso = { type: 'object', fields: [{ name: 'd', schema: { type: 'default', of: { type: 'date' }, value: '1970-01-01T00:00:01.000Z' } }] };
+    const dateMs = { type: 'object', fields: [{ name: 'd', schema: { type: 'default', of: { type: 'date' }, value: 1000 } }] };
+    assert.equal(compile(dateMs).fingerprint, compile(dateIso).fingerprint);
+    assert.equal(compile(t.object({ d: t.default(t.date(), new Date(1000)) })).fingerprint, compile(dateIso).fingerprint);
+    const bytesOf = (value) => ({ type: 'object', fields: [{ name: 'b', schema: { type: 'default', of: { type: 'bytes' }, value } }] });
+    const forms = [bytesOf('AQID'), bytesOf([1, 2, 3]), t.object({ b: t.default(t.bytes(), new Uint8Array([1, 2, 3])) })];
+    const prints = new Set(forms.map((f) => compile(f).fingerprint));
+    assert.equal(prints.size, 1, 'bytes defaults as base64 and as an array');
+    // And a registry reads one as the other.
+    const registry = createRegistry([dateMs]);
+    assert.deepEqual(registry.decode(createRegistry([dateIso]).encode(dateIso, {})).d, new Date(1000));
+  });
+
+  test('createRegistry refuses two codecs of one fingerprint with different compile options', () => {
+    const V = t.object({ s: t.string() });
+    const a = compile(V, { maxStringBytes: 10 });
+    const b = compile(V, { maxStringBytes: 1000 });
+    assert.throws(() => createRegistry([a, b]), (e) => e instanceof ShornError && e.code === 'ERR_SHORN_SCHEMA' && /maxStringBytes/.test(e.message));
+    assert.throws(() => createRegistry([b, a]), (e) => e instanceof ShornError && e.code === 'ERR_SHORN_SCHEMA');
+    // The same options, or the same codec twice: one entry.
+    const c = compile(V, { maxStringBytes: 10 });
+    assert.equal(createRegistry([a, c]).fingerprints.length, 1);
+    assert.equal(createRegistry([a, a]).fingerprints.length, 1);
+  });
+
+  test('compatibility() is linear in nested unions', () => {
+    // A union of unions 13 deep (2 MB of descriptor): each level compared its subtrees
+    // by canonical text made anew from the whole subtree, 5.7 s here; 0.8 s with the
+    // texts of subtrees kept. A hang guard with room for a loaded machine, not a benchmark.
+    const nest = (depth, tag) => {
+      if (depth === 0) return t.object({ [`f${tag}`]: t.uint8() });
+      return t.union([nest(depth - 1, `${tag}a`), t.object({ [`g${tag}`]: t.array(nest(depth - 1, `${tag}b`)) }), t.string()]);
+    };
+    const W = nest(13, '');
+    const R = JSON.parse(JSON.stringify(W).replaceAll('"uint8"', '"uint16"'));
+    const [w, r] = [compile(W, { codegen: false }), compile(R, { codegen: false })];
+    const started = Date.now();
+    assert.deepEqual(compatibility(r, w), []);
+    const ms = Date.now() - started;
+    assert.ok(ms < 4000, `took ${ms} ms`);
+  });
+});

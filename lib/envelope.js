@@ -30,8 +30,11 @@ function hex(hi, lo) {
 function shift(e) {
   if (e instanceof ShornError && typeof e.offset === 'number') {
     const old = e.message;
+    // Only the offset the error is about: the first "at offset N" naming it. Quoted data
+    // and paths come after it and may say "offset" too (issue 37, finding 13).
+    const said = `at offset ${e.offset}`;
     e.offset += HEADER;
-    e.message = old.replace(/offset (\d+)/g, (_, n) => `offset ${Number(n) + HEADER}`);
+    e.message = old.replace(said, `at offset ${e.offset}`);
     if (typeof e.stack === 'string') e.stack = e.stack.replace(old, e.message);
   }
   return e;
@@ -42,7 +45,7 @@ function shift(e) {
  * this module free of a require cycle.
  */
 function registries(api) {
-  const { compile, Codec } = api;
+  const { compile, Codec, differentOptions } = api;
 
   class Registry {
     constructor(schemas, options) {
@@ -66,6 +69,12 @@ function registries(api) {
       const codec = schema instanceof Codec ? schema : compile(schema, this.options);
       const have = this.byFingerprint.get(codec.fingerprint);
       if (have !== undefined) {
+        // One fingerprint, one codec: two compiled with other limits would make the
+        // registry's behaviour depend on their order (issue 37, finding 13).
+        const differs = differentOptions(have, codec);
+        if (differs !== null) {
+          throw new ShornError('ERR_SHORN_SCHEMA', `createRegistry: two codecs of schema ${codec.fingerprint} were compiled with different options (${differs}); give one codec per schema`);
+        }
         this.byObject.set(schema, have);
         return have;
       }

@@ -90,7 +90,7 @@ class Plan {
   /** The canonical text of node `d`, memoized (lib/fingerprint.js). */
   text(d) {
     let s = this.texts.get(d);
-    if (s === undefined) this.texts.set(d, (s = canonical(d)));
+    if (s === undefined) s = canonical(d, this.texts);
     return s;
   }
 
@@ -163,6 +163,8 @@ class Plan {
         this.problem(path, `the writer's value may be ${w.type === 'nullable' ? 'null' : 'missing'}; the reader's is ${r.type}, not ${w.type}`);
       } else if (!(ZERO_SIZE.has(w.type) && this.readerAccepts(r, literalValue(w)))) {
         this.resolve(r.of, w, path);
+      } else {
+        this.literalAs(r.of, w);
       }
       return;
     }
@@ -173,6 +175,7 @@ class Plan {
     if (ZERO_SIZE.has(w.type)) {
       const v = literalValue(w);
       if (!this.readerAccepts(r, v)) this.problem(path, `the writer's ${describe(v)} (literal) is not a value of the reader's ${name(r)}`);
+      else this.literalAs(r, w);
       return;
     }
     if (constraintsOf(r).length > 0 && JSON.stringify(constraintsOf(r)) !== JSON.stringify(constraintsOf(w))) this.checks = true;
@@ -253,6 +256,19 @@ class Plan {
 
   override(w, o) {
     this.overrides.set(w, o);
+  }
+
+  /**
+   * A writer's literal read as reader node `r`: a number read as a float32 is the float32
+   * nearest it, the value the reader's own decode gives, so that re-encoding it changes
+   * nothing (issue 37, finding 13: literal(0.1) was read as 0.1).
+   */
+  literalAs(r, w) {
+    while (r.type === 'default' || r.type === 'nullable' || r.type === 'optional') r = r.of;
+    const v = literalValue(w);
+    if (r.type !== 'float32' || typeof v !== 'number' || Object.is(Math.fround(v), v)) return;
+    const f = Math.fround(v);
+    this.override(w, { emit: (g) => g.constant(f), take: () => f });
   }
 
   /** `fn()` with `key` the map key being resolved (`{ union }`), or null outside keys. */

@@ -14,14 +14,23 @@ const crypto = require('node:crypto');
 
 const VALUE_TYPES = new Set(['literal', 'default']);
 
-function canonical(d) {
-  if (Array.isArray(d)) return `[${d.map(canonical).join(',')}]`;
+// `memo` (node -> text), when given, keeps each node's text, so that the texts of every
+// node of a tree cost as much as the tree's (lib/evolve.js compares subtrees by text:
+// without it, a 1 MB descriptor of nested unions took 6.6 s, issue 37, finding 13).
+function canonical(d, memo = null) {
+  if (Array.isArray(d)) return `[${d.map((x) => canonical(x, memo)).join(',')}]`;
   if (d === null || typeof d !== 'object') return JSON.stringify(d);
+  if (memo !== null) {
+    const known = memo.get(d);
+    if (known !== undefined) return known;
+  }
   const keys = Object.keys(d)
     .filter((k) => !(k === 'strict' && d[k] === false && d.type === 'object'))
     .sort();
   const valueIsData = VALUE_TYPES.has(d.type);
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${k === 'value' && valueIsData ? JSON.stringify(d[k]) : canonical(d[k])}`).join(',')}}`;
+  const text = `{${keys.map((k) => `${JSON.stringify(k)}:${k === 'value' && valueIsData ? JSON.stringify(d[k]) : canonical(d[k], memo)}`).join(',')}}`;
+  if (memo !== null) memo.set(d, text);
+  return text;
 }
 
 /** The fingerprint of a (JSON-parsed, compiled) descriptor. */
