@@ -83,6 +83,15 @@ class Generator {
     // In a large schema, the JS write's functions for the variants of its unions
     // (`writeApart`).
     this.writeFunctions = [];
+    // The descriptors put or taken in the function being generated, against
+    // MAX_FUNCTION_NODES, and the path of the one it is for (`count`).
+    this.nodes = 0;
+    this.at = '$';
+  }
+
+  /** Counts a descriptor in the function being generated; TooWide past MAX_FUNCTION_NODES. */
+  count() {
+    if (++this.nodes > MAX_FUNCTION_NODES) throw new TooWide(this.at);
   }
 
   /**
@@ -234,21 +243,24 @@ class Generator {
     return h;
   }
 
-  // Runs `fn` with its own line buffer and helper state; returns the lines.
-  inner(buffer, fn) {
-    const saved = [this[buffer], this.inHelper, this.level];
+  // Runs `fn` with its own line buffer and helper state; returns the lines. `d`: the
+  // descriptor of a helper function, whose descriptors are counted apart (`count`).
+  inner(buffer, fn, d = null) {
+    const saved = [this[buffer], this.inHelper, this.level, this.nodes, this.at];
     this[buffer] = [];
     this.inHelper = true;
     this.level = 1;
+    if (d !== null) [this.nodes, this.at] = [0, this.pathOf(d)];
     try {
       fn();
       return this[buffer];
     } finally {
-      [this[buffer], this.inHelper, this.level] = saved;
+      [this[buffer], this.inHelper, this.level, this.nodes, this.at] = saved;
     }
   }
 
   put(d, x, path, room, shown = d) {
+    this.count();
     if (this.helps(d, shown)) return this.putHelper(d, x, path, room);
     this.level++;
     TYPES.get(d.type).emitPut(this, d, x, path, room, shown);
@@ -263,7 +275,7 @@ class Generator {
       const body = this.inner('enc', () => {
         this.enc.push(`if (i + ${slots} > T.length) ${this.grow(`i + ${slots}`)}`);
         TYPES.get(d.type).emitPut(this, d, 'x', new PathExpr(['$']), slots, d);
-      });
+      }, d);
       const views = this.info.uses64 ? "let TI = rt.view(T, 'TI'); let TU = rt.view(T, 'TU');" : '';
       this.functions.push(`function put_${h.name}(x) {
   let T = W.T; let i = W.i; let S = W.S; const B = W.B;
@@ -284,6 +296,7 @@ class Generator {
 
   /** Emits the decoding of `d`; returns a name or an expression for its value. */
   take(d) {
+    this.count();
     const o = this.overrides === null ? undefined : this.overrides.get(d);
     if (o === undefined && this.helps(d, d)) return this.takeHelper(d);
     this.level++;
@@ -302,7 +315,7 @@ class Generator {
       let result;
       const body = this.inner('dec', () => {
         result = TYPES.get(d.type).emitTake(this, d);
-      });
+      }, d);
       const views = this.info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : '';
       this.functions.push(`function take_${h.name}() {
   const T = W.T; let i = W.i; let S = W.S; let p = W.p; let X = W.X; let q = W.q; const M = W.M; const bytes = W.bytes;
@@ -664,6 +677,30 @@ function tooLarge(body) {
   return length > FAST_SOURCE_MAX;
 }
 
+// The most descriptors that one generated function may put or take (not counting those in
+// the helper functions it calls): more would pass V8's limits. V8 gives every local of a
+// function its own 8-byte register in the frame, for the whole call: an object of 10,000
+// uint8 fields had a decode frame of 160 KB, and 62,800 overflowed Node's ~984 KB stack on
+// use; at 65,535 fields, the constructor of its decoded objects (`construct`) took more
+// than V8's 65,534 parameters (a SyntaxError at compile). Frames measured up to ~20 bytes
+// a descriptor (an object of 2,000 fields of arrays of uint8, 4,001 descriptors: 80 KB),
+// so 2,048 keep one within ~40 KB; the benchmark's schemas have at most ~700 descriptors
+// in all (github_events), split into functions of far fewer. A schema past it is
+// marshalled by the generic marshaller (lib/generic.js), as with `codegen: false`.
+const MAX_FUNCTION_NODES = 2048;
+
+/**
+ * A schema too wide for generated code (MAX_FUNCTION_NODES). An EvalError, as code
+ * generation that is not allowed is: `compile` uses the generic marshaller instead, or,
+ * given `codegen: true`, refuses the schema with ERR_SHORN_SCHEMA and this message.
+ */
+class TooWide extends EvalError {
+  constructor(path) {
+    super(`the schema is too wide for generated code: ${path} puts more than ${MAX_FUNCTION_NODES} descriptors in one generated function, past what V8 runs safely`);
+    this.name = 'TooWide';
+  }
+}
+
 // The decode limits a generated decode's JS read respects (`fastTake`): those of
 // `compile`'s options, or these defaults.
 const DEFAULT_LIMITS = { maxStringBytes: -1, maxArrayLength: -1, budget: Infinity };
@@ -693,6 +730,9 @@ function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS
   const { layout } = info;
   const minimum = g.slots(descriptor);
   g.put(descriptor, 'v', new PathExpr(['$']), minimum);
+  // `decode` is a function of its own (its two bodies, `plainTake`'s and the other, count
+  // together); `decodeFrames` takes as the second, so it holds no more.
+  g.nodes = 0;
   const args = [];
   const decls = [];
   if (layout.positional) {
@@ -904,4 +944,4 @@ function build(descriptor, info, nat, G, overrides = null, limits = DEFAULT_LIMI
   return functions;
 }
 
-module.exports = { generate, generateFrames, build };
+module.exports = { generate, generateFrames, build, MAX_FUNCTION_NODES };

@@ -4,10 +4,19 @@
 // travel to the native side. Each type says what its children are (lib/types/).
 
 const { TYPES } = require('./types');
+const { ShornError } = require('./errors');
 
-// Deeper than the compiler allows, walks stop: the compiler names that fault itself, and
-// a circular descriptor must not overflow the stack here first.
+// How deep descriptors may nest (src/types/mod.rs, MAX_SCHEMA_DEPTH): the root is at depth
+// 0, and a descriptor at depth 65 is refused. Every layer that recurses over a descriptor
+// (the compilers, the marshallers, fingerprints, lib/evolve.js, fromZod) is bounded by it.
+// JSON.stringify alone overflowed the stack at ~5,000 levels of arrays (a ShornError that
+// read "Maximum call stack size exceeded"), fromZod at ~5,000 levels of z.array().
 const MAX_DEPTH = 64;
+
+/** The error for a descriptor at `path` deeper than MAX_DEPTH, as the native compiler words it. */
+function tooDeep(path) {
+  return new ShornError('ERR_SHORN_SCHEMA', `invalid schema at ${path}: nested deeper than ${MAX_DEPTH} levels`, { path });
+}
 
 // The most arguments one native call carries (src/binding/mod.rs, MAX_ARGS).
 const MAX_ARGS = 16;
@@ -17,16 +26,24 @@ const MAX_ARGS = 16;
 // github_events (~700) made functions V8 optimized late or never; nestedEvent has 16.
 const SPLIT_NODES = 120;
 
-/** Calls `visit(d, path, def)` for `d` and every descriptor under it, parents first. */
-function walk(d, visit, path = '$', depth = 0) {
+/**
+ * Calls `visit(d, path, def)` for `d` and every descriptor under it, parents first. A
+ * descriptor deeper than MAX_DEPTH is ERR_SHORN_SCHEMA; one met again inside itself (a
+ * circular descriptor) is not walked again, and JSON.stringify names it.
+ */
+function walk(d, visit, path = '$', depth = 0, open = new Set()) {
   if (typeof d !== 'object' || d === null) {
     visit(d, path, undefined);
     return;
   }
+  if (open.has(d)) return;
+  if (depth > MAX_DEPTH) throw tooDeep(path);
   const def = TYPES.get(d.type);
   visit(d, path, def);
-  if (def === undefined || depth >= MAX_DEPTH) return;
-  for (const [child, segment] of def.children(d)) walk(child, visit, path + segment, depth + 1);
+  if (def === undefined) return;
+  open.add(d);
+  for (const [child, segment] of def.children(d)) walk(child, visit, path + segment, depth + 1, open);
+  open.delete(d);
 }
 
 /**
@@ -79,4 +96,4 @@ function analyze(descriptor) {
   return { paths, refs, layout: { positional, strings, blobs }, uses64, handsOff, split };
 }
 
-module.exports = { walk, analyze, MAX_ARGS };
+module.exports = { walk, analyze, tooDeep, MAX_ARGS, MAX_SCHEMA_DEPTH: MAX_DEPTH };

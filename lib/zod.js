@@ -10,6 +10,7 @@
 const { ShornError, pathKey } = require('./errors');
 const { t } = require('./types');
 const { SOURCES } = require('./formats');
+const { tooDeep, MAX_SCHEMA_DEPTH } = require('./walk');
 
 // The largest float32; z.float32() refuses anything beyond, and NaN, as a float32 with
 // these bounds does (likewise Number.MAX_VALUE for z.number()).
@@ -94,7 +95,9 @@ function noChecks(def, path) {
  * discriminated unions, optional, nullable, default and lazy (recursion).
  */
 function fromZod(schema) {
-  const cx = { open: new Map(), names: new Set() };
+  // `depth`: the level of the descriptor being made (z.lazy() adds none); `lazies`: the
+  // z.lazy() being resolved, which a getter that makes a new one each time never ends.
+  const cx = { open: new Map(), names: new Set(), depth: 0, lazies: 0 };
   return convert(schema, '$', cx, false);
 }
 
@@ -107,13 +110,22 @@ function convert(schema, path, cx, field) {
     if (open.name === null) open.name = recursionName(cx, def);
     return t.ref(open.name);
   }
+  // Deeper than compile takes, refused here as compile would refuse it: a 5,000-deep
+  // z.array() overflowed the stack. (A recursive type adds a level this does not count,
+  // so what passes here may still be one compile refuses; never the other way.)
+  const lazy = def.type === 'lazy';
+  if (cx.depth > MAX_SCHEMA_DEPTH || cx.lazies > MAX_SCHEMA_DEPTH) throw tooDeep(path);
   const entry = { name: null };
   cx.open.set(schema, entry);
+  if (lazy) cx.lazies++;
+  else cx.depth++;
   let d;
   try {
     d = convertDef(def, path, cx, field);
   } finally {
     cx.open.delete(schema);
+    if (lazy) cx.lazies--;
+    else cx.depth--;
   }
   if (entry.name === null) return d;
   if (d.type === 'optional' || d.type === 'default') throw refuse(path, `a recursive ${zodName(def)}`, 'make the recursive type required and optional where it is used');

@@ -55,6 +55,20 @@ function emitReadVariants(g, d) {
 
 const isObject = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
+// The most variants tested by a chain of `else if` (`emitPut`, `emitWrite`); a longer
+// union tests each in an `if` of its own in one labelled block. V8 compiles a generated
+// function on its first call, recursing once per `else if`, ~200 bytes of native stack
+// each: a union of 3,700 variants overflowed the stack on every encode.
+const CHAIN_MAX = 64;
+
+// One slot for the index, and the slots of the union's largest variant (a loop: a spread
+// of 130,000 arguments into Math.max is a RangeError).
+function mostSlots(d, g) {
+  let most = 0;
+  for (const v of d.variants) most = Math.max(most, g.slots(v));
+  return 1 + most;
+}
+
 module.exports = [
   {
     name: 'union',
@@ -64,29 +78,36 @@ module.exports = [
     },
     children: (d) => (Array.isArray(d.variants) ? d.variants.map((v) => [v, '']) : []),
     expected: (d, g) => d.variants.map((v) => g.expected(v)).join(' | '),
-    slots: (d, g) => 1 + Math.max(...d.variants.map((v) => g.slots(v))),
+    slots: mostSlots,
     variable: true,
     emitTest: (g, d, x) => `(${d.variants.map((v) => g.test(v, x)).join(' || ')})`,
     emitPut(g, d, x, path, room) {
+      const chain = d.variants.length <= CHAIN_MAX;
+      const label = chain ? '' : g.fresh('union');
+      if (!chain) g.enc.push(`${label}: {`);
       d.variants.forEach((variant, k) => {
-        g.enc.push(`${k === 0 ? '' : 'else '}if (${g.test(variant, x)}) {`, `T[i++] = ${k};`);
+        g.enc.push(`${k === 0 || !chain ? '' : 'else '}if (${g.test(variant, x)}) {`, `T[i++] = ${k};`);
         g.put(variant, x, path, room);
-        g.enc.push('}');
+        g.enc.push(chain ? '}' : `break ${label};\n}`);
       });
-      g.enc.push(`else ${g.raise(`G.unionErrorOf(${g.constant(d)}, ${x}, ${path.code()})`)}`);
+      const raise = g.raise(`G.unionErrorOf(${g.constant(d)}, ${x}, ${path.code()})`);
+      g.enc.push(chain ? `else ${raise}` : `${raise}\n}`);
     },
     emitTake: emitTakeVariants,
     emitRead: emitReadVariants,
     // The JS write of a small message (lib/codegen.js, `fastPut`): the first variant that
     // accepts the value, tested as `emitPut` tests them; none gives up.
     emitWrite(g, d, x) {
+      const chain = d.variants.length <= CHAIN_MAX;
+      const label = chain ? '' : g.fresh('union');
+      if (!chain) g.wr.push(`${label}: {`);
       for (const [k, variant] of d.variants.entries()) {
-        g.wr.push(`${k === 0 ? '' : 'else '}if (${g.test(variant, x)}) {`);
+        g.wr.push(`${k === 0 || !chain ? '' : 'else '}if (${g.test(variant, x)}) {`);
         g.writeVarint(String(k));
         if (!(g.split ? g.writeApart(variant, x) : g.write(variant, x))) return false;
-        g.wr.push('}');
+        g.wr.push(chain ? '}' : `break ${label};\n}`);
       }
-      g.wr.push('else break write;');
+      g.wr.push(chain ? 'else break write;' : 'break write;\n}');
       return true;
     },
     test: (d, x, c) => d.variants.some((v) => c.test(v, x)),
@@ -127,7 +148,7 @@ module.exports = [
     },
     children: (d) => (Array.isArray(d.variants) ? d.variants.map((v) => [v, '']) : []),
     expected: (d) => `object with ${JSON.stringify(d.key)} one of ${d.variants.map((v) => JSON.stringify(tagOf(v, d.key))).join(', ')}`,
-    slots: (d, g) => 1 + Math.max(...d.variants.map((v) => g.slots(v))),
+    slots: mostSlots,
     variable: true,
     emitTest(g, d, x) {
       return g.predicate(d, x, (y, fail) => {

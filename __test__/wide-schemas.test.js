@@ -1,0 +1,241 @@
+'use strict';
+// Regression tests for issue 37, finding 8: wide and deep schemas. Each schema here either
+// works in every mode (the round trip, `check` and `safeDecode` right) or is refused at
+// compile with a ShornError naming the limit; never a RangeError or a SyntaxError, at
+// compile or on use. Generated code has V8's limits to keep (a function's frame, its
+// parameters, the native stack V8 compiles it with): a schema that would pass them is
+// marshalled by the generic marshaller, or, with `codegen: true`, refused
+// (lib/codegen.js, MAX_FUNCTION_NODES). Sizes are just past the thresholds, or the ones
+// the issue reported.
+
+const { describe, test } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const { z } = require('zod');
+const { shorn, assertShornError } = require('./helpers');
+
+const { t, compile, compatibility, fromZod } = shorn;
+
+const ROOT = path.join(__dirname, '..');
+
+// The most descriptors one generated function holds (lib/codegen.js).
+const MAX_FUNCTION_NODES = 2048;
+
+function fieldsOf(n, type, value) {
+  const fields = {};
+  const v = {};
+  for (let k = 0; k < n; k++) {
+    fields[`f${k}`] = type(k);
+    v[`f${k}`] = value(k);
+  }
+  return [fields, v];
+}
+
+// Each: a schema, a value of it, and a value it refuses (with the path `check` names).
+const WIDE = [
+  (() => {
+    const variants = [];
+    for (let k = 0; k < 3700; k++) variants.push(t.object({ [`f${k}`]: t.uint32() }));
+    return { name: 'a union of 3,700 objects (every encode threw RangeError)', schema: t.union(variants), value: { f3699: 5 }, bad: { f3699: -1 }, at: '$' };
+  })(),
+  (() => {
+    const [fields, value] = fieldsOf(65_535, () => t.uint8(), (k) => k & 255);
+    return { name: 'an object of 65,535 fields (a SyntaxError at compile)', schema: t.object(fields), value, bad: { ...value, f65534: 256 }, at: '$.f65534' };
+  })(),
+  (() => {
+    const value = Array.from({ length: 70_000 }, (_, k) => k & 255);
+    const bad = value.slice();
+    bad[69_999] = 'x';
+    return { name: 'a tuple of 70,000 items (a SyntaxError at compile)', schema: t.tuple(value.map(() => t.uint8())), value, bad, at: '$[69999]' };
+  })(),
+  (() => {
+    const [fields, v] = fieldsOf(MAX_FUNCTION_NODES + 50, () => t.uint8(), (k) => k & 255);
+    return { name: 'a record of an object of 2,098 fields', schema: t.record(t.object(fields)), value: { a: v, b: v }, bad: { a: v, b: { ...v, f7: -1 } }, at: '$.b.f7' };
+  })(),
+  (() => {
+    const variants = [];
+    for (let k = 0; k < MAX_FUNCTION_NODES + 50; k++) variants.push(t.object({ kind: t.literal(`k${k}`), n: t.uint8() }));
+    return { name: 'a discriminated union of 2,098 variants', schema: t.discriminatedUnion('kind', variants), value: { kind: 'k2097', n: 9 }, bad: { kind: 'k2097', n: 'x' }, at: '$.n' };
+  })(),
+  (() => {
+    // 50 fields of 50-item tuples: no one node is wide, but 2,551 descriptors would sit in
+    // one generated function (tuples get no function of their own).
+    const row = Array.from({ length: 50 }, (_, k) => k);
+    const [fields, value] = fieldsOf(50, () => t.tuple(row.map(() => t.uint8())), () => row);
+    return { name: 'an object of 50 tuples of 50 items', schema: t.object(fields), value, bad: { ...value, f49: [...row.slice(0, 49), 300] }, at: '$.f49[49]' };
+  })(),
+  (() => {
+    const symbols = Array.from({ length: 100_000 }, (_, k) => `s${k}`);
+    return { name: 'an enum of 100,000 symbols', schema: t.enum(symbols), value: 's99999', bad: 's100000', at: '$' };
+  })(),
+  { name: 'a literal of a 1,000,000-character string', schema: t.literal('x'.repeat(1_000_000)), value: 'x'.repeat(1_000_000), bad: 'x', at: '$' },
+];
+
+describe('issue 37 #8: wide schemas work in every mode, or codegen: true refuses them', () => {
+  for (const { name, schema, value, bad, at } of WIDE) {
+    test(`${name}: round trip, check and safeDecode, generated or not`, () => {
+      const auto = compile(schema);
+      const generic = compile(schema, { codegen: false });
+      let generated = null;
+      try {
+        generated = compile(schema, { codegen: true });
+      } catch (e) {
+        assertShornError(() => {
+          throw e;
+        }, { code: 'ERR_SHORN_SCHEMA', message: new RegExp(`more than ${MAX_FUNCTION_NODES} descriptors in one generated function.*codegen: 'auto' or false`) });
+      }
+      // 'auto' generates where it can, and falls back where it cannot.
+      assert.equal(auto.generated, generated !== null);
+      const bytes = generic.encode(value);
+      for (const codec of [auto, generic, generated]) {
+        if (codec === null) continue;
+        assert.deepStrictEqual(Buffer.from(codec.encode(value)), Buffer.from(bytes));
+        assert.deepStrictEqual(codec.decode(bytes), value);
+        assert.deepStrictEqual(codec.check(value), { ok: true });
+        assert.deepStrictEqual(codec.safeDecode(bytes), { ok: true, value });
+        const issues = codec.check(bad);
+        assert.equal(issues.ok, false);
+        assert.equal(issues.issues[0].path, at);
+        assertShornError(() => codec.encode(bad), { code: 'ERR_SHORN_INVALID', path: at });
+      }
+    });
+  }
+
+  test('a schema at the limit keeps its generated code', () => {
+    // The root and 2,047 fields: 2,048 descriptors in `marshal` and in `decode`.
+    const [fields, value] = fieldsOf(MAX_FUNCTION_NODES - 1, () => t.uint8(), (k) => k & 7);
+    const codec = compile(t.object(fields), { codegen: true });
+    assert.equal(codec.generated, true);
+    assert.deepStrictEqual(codec.decode(codec.encode(value)), value);
+    const over = compile(t.object({ ...fields, one: t.bool() }));
+    assert.equal(over.generated, false);
+  });
+
+  test('a union of 2,000 variants is compiled by V8 with a 200 KB stack (no else-if chain of 2,000)', () => {
+    // V8 compiles a generated function on its first call, recursing once per `else if`
+    // (~200 bytes of native stack each): a chain of 3,700 overflowed a default stack.
+    const child = `
+      const { t, compile } = require(${JSON.stringify(ROOT)});
+      const variants = [];
+      for (let k = 0; k < 2000; k++) variants.push(t.literal('v' + k));
+      const codec = compile(t.union(variants), { codegen: true });
+      const out = codec.decode(codec.encode('v1999'));
+      if (out !== 'v1999' || !codec.check('v1999').ok || codec.check('w').ok) throw new Error('wrong: ' + out);
+      try {
+        codec.encode('w');
+        throw new Error('encoded w');
+      } catch (e) {
+        if (e.code !== 'ERR_SHORN_INVALID') throw e;
+      }
+      console.log('ok');
+    `;
+    const run = spawnSync(process.execPath, ['--stack-size=200', '-e', child], { encoding: 'utf8' });
+    assert.equal(run.stderr, '');
+    assert.equal(run.stdout, 'ok\n');
+  });
+
+  test('a union of 100 variants (no else-if chain) writes the bytes the generic marshaller writes', () => {
+    const variants = [];
+    for (let k = 0; k < 100; k++) variants.push(k % 2 ? t.literal(`v${k}`) : t.object({ [`f${k}`]: t.uint8() }));
+    const generated = compile(t.union(variants), { codegen: true });
+    const generic = compile(t.union(variants), { codegen: false });
+    assert.equal(generated.generated, true);
+    for (const value of ['v1', 'v99', { f0: 1 }, { f98: 200 }]) {
+      const bytes = generic.encode(value);
+      // The first encodes of a value are written in JS (`fastPut`), the next natively.
+      for (let k = 0; k < 3; k++) assert.deepStrictEqual(Buffer.from(generated.encode(value)), Buffer.from(bytes));
+      assert.deepStrictEqual(generated.decode(bytes), value);
+    }
+    for (const value of ['v0', { f98: 256 }, 7]) {
+      const expected = assertShornError(() => generic.encode(value), { code: 'ERR_SHORN_INVALID' });
+      assertShornError(() => generated.encode(value), { code: 'ERR_SHORN_INVALID', message: expected.message });
+    }
+  });
+
+  test('compatibility() and reader() of a too-wide schema give the generic marshaller, not a SyntaxError', () => {
+    const [fields, value] = fieldsOf(65_535, () => t.uint8(), () => 1);
+    const writer = t.object(fields);
+    const reader = t.object({ ...fields, extra: t.optional(t.string()) });
+    assert.deepStrictEqual(compatibility(reader, writer), []);
+    assert.deepStrictEqual(compile(reader).reader(writer).decode(compile(writer).encode(value)), value);
+  });
+});
+
+describe('issue 37 #8: deep descriptors are ERR_SHORN_SCHEMA at every layer, never a stack overflow', () => {
+  const deep = (levels, wrap = (d) => t.array(d)) => {
+    let d = t.bool();
+    for (let k = 0; k < levels; k++) d = wrap(d);
+    return d;
+  };
+  const TOO_DEEP = { code: 'ERR_SHORN_SCHEMA', message: /nested deeper than 64 levels$/ };
+
+  for (const levels of [65, 5000, 100_000]) {
+    test(`a descriptor of ${levels.toLocaleString('en')} nested arrays is refused by compile, compatibility() and reader()`, () => {
+      const d = deep(levels);
+      const error = assertShornError(() => compile(d), TOO_DEEP);
+      assert.equal(error.path, `$${'[]'.repeat(65)}`);
+      assertShornError(() => compatibility(d, t.bool()), TOO_DEEP);
+      assertShornError(() => compatibility(t.bool(), d), TOO_DEEP);
+      assertShornError(() => compile(t.bool()).reader(d), TOO_DEEP);
+    });
+  }
+
+  test('a descriptor of 5,000 nested objects is refused', () => {
+    assertShornError(() => compile(deep(5000, (d) => t.object({ a: d }))), { ...TOO_DEEP, path: `$${'.a'.repeat(65)}` });
+  });
+
+  test('a circular descriptor is still named as such', () => {
+    const circular = { type: 'array' };
+    circular.items = circular;
+    assertShornError(() => compile(circular), { code: 'ERR_SHORN_SCHEMA', message: /^invalid schema: not JSON-serialisable \(Converting circular structure/ });
+  });
+
+  test('64 levels of every kind of nesting compile, and round-trip in both modes', () => {
+    const kinds = [
+      [(d) => t.array(d), (v) => [v]],
+      [(d) => t.object({ a: d, b: t.uint8() }), (v) => ({ a: v, b: 1 })],
+      [(d) => t.tuple([d, t.string()]), (v) => [v, 'x']],
+      [(d) => t.union([t.string(), d]), (v) => v],
+      [(d) => t.record(d), (v) => ({ k: v })],
+      [(d) => t.map(t.string(), d), (v) => new Map([['k', v]])],
+    ];
+    for (const [wrap, of] of kinds) {
+      let d = t.uint32();
+      let value = 7;
+      for (let k = 0; k < 64; k++) {
+        d = wrap(d);
+        value = of(value);
+      }
+      for (const codegen of [true, false]) {
+        const codec = compile(d, { codegen });
+        assert.deepStrictEqual(codec.decode(codec.encode(value)), value);
+        assert.deepStrictEqual(codec.check(value), { ok: true });
+      }
+      assert.deepStrictEqual(compatibility(d, d), []);
+    }
+  });
+
+  test('fromZod of a 5,000-deep Zod schema is ERR_SHORN_SCHEMA (was a RangeError)', () => {
+    let s = z.boolean();
+    for (let k = 0; k < 5000; k++) s = z.array(s);
+    assertShornError(() => fromZod(s), { ...TOO_DEEP, path: `$${'[]'.repeat(65)}` });
+    let o = z.boolean();
+    for (let k = 0; k < 5000; k++) o = z.object({ a: o });
+    assertShornError(() => fromZod(o), { ...TOO_DEEP, path: `$${'.a'.repeat(65)}` });
+  });
+
+  test('fromZod of a 64-deep Zod schema gives the descriptor compile takes', () => {
+    let s = z.boolean();
+    for (let k = 0; k < 64; k++) s = z.array(s);
+    const codec = compile(fromZod(s));
+    let value = true;
+    for (let k = 0; k < 64; k++) value = [value];
+    assert.deepStrictEqual(codec.decode(codec.encode(value)), value);
+  });
+
+  test('fromZod of a chain of 5,000 z.lazy() is ERR_SHORN_SCHEMA', () => {
+    const lazy = (n) => (n === 0 ? z.boolean() : z.lazy(() => lazy(n - 1)));
+    assertShornError(() => fromZod(lazy(5000)), { ...TOO_DEEP, path: '$' });
+  });
+});
