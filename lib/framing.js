@@ -5,6 +5,7 @@
 // messages; `encodeFrames` / `decodeFrames` do the same for one Buffer. The node:stream
 // classes over them are in lib/stream.js.
 
+const v8 = require('node:v8');
 const { ShornError, describe } = require('./errors');
 const { crc32c } = require('./crc32c');
 const { frameDecoders } = require('./runtime');
@@ -27,16 +28,39 @@ const MAX_FRAME_LIMIT = 0xffffffff;
 // larger one is ERR_SHORN_LIMIT with a message naming the option.
 const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 const CHECKSUM_BYTES = 4;
+// The default maxFrames of one decodeFrames call. A tiny frame's value costs up to ~224
+// bytes of heap (a byte array, Map or typed array is 208-216 bytes in the decode budget's
+// estimate, plus the result's 8-byte slot); 25,000,000 frames of `01 00` (50 MB) under
+// t.bytes() took 5 GB and aborted the process (issue 37 #3). So a batch gets the default
+// budget of one message (index.js, DEFAULT_MAX_DECODED_BYTES: 256 MiB, or an eighth of
+// V8's heap limit where that is less) at 256 bytes a frame: 1,048,576 frames on a heap
+// of 2 GiB or more.
+const FRAME_COST = 256;
+const DEFAULT_MAX_FRAMES = Math.floor(Math.min(256 * 1024 * 1024, v8.getHeapStatistics().heap_size_limit / 8) / FRAME_COST);
+// At most this many bytes of a chunk go to one native batch, so one batch builds at most
+// this many values (a frame is at least a byte): 50 MB of zero-length frames under
+// t.null() take no tape slots and no text, and were one batch of 50,000,000 values. The
+// stream decoder pushes a batch's values, then waits for its reader; 65,536 values of
+// ~224 bytes are ~15 MB. A frame that a window cuts is read alone (one in 64 KiB).
+const BATCH_WINDOW = 64 * 1024;
+// The first buffer for an unfinished frame whose length is known: it doubles as bytes
+// arrive, up to the frame's length, so a frame sent a byte at a time is copied about
+// twice in all, and a 5-byte header declaring 16 MiB does not make the decoder allocate
+// 16 MiB before any of them arrives.
+const HOLD_START = 4096;
 
 function optionError(what, message) {
   return new ShornError('ERR_SHORN_SCHEMA', `invalid ${what} option: ${message}`);
 }
 
-/** Checks framing options: `{ checksum }`, plus `{ maxFrameBytes }` when decoding. */
-function frameOptions(what, options, decoding) {
+/**
+ * Checks framing options: `{ checksum }`, plus `{ maxFrameBytes }` when decoding, plus
+ * `{ maxFrames }` for one call that returns every value (`batch`).
+ */
+function frameOptions(what, options, decoding, batch = false) {
   if (options === undefined) options = {};
   if (typeof options !== 'object' || options === null) throw optionError(what, 'options must be an object');
-  const known = decoding ? ['checksum', 'maxFrameBytes'] : ['checksum'];
+  const known = decoding ? (batch ? ['checksum', 'maxFrameBytes', 'maxFrames'] : ['checksum', 'maxFrameBytes']) : ['checksum'];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) throw optionError(what, `unknown option ${JSON.stringify(key)}`);
   }
@@ -49,7 +73,14 @@ function frameOptions(what, options, decoding) {
       throw optionError(what, `maxFrameBytes must be an integer from 0 to ${MAX_FRAME_LIMIT}, found ${describe(maxFrameBytes)}`);
     }
   }
-  return { checksum, maxFrameBytes };
+  let maxFrames = batch ? DEFAULT_MAX_FRAMES : Infinity;
+  if (batch && options.maxFrames !== undefined) {
+    maxFrames = options.maxFrames;
+    if (!Number.isSafeInteger(maxFrames) || maxFrames < 0) {
+      throw optionError(what, `maxFrames must be a safe integer of at least 0, found ${describe(maxFrames)}`);
+    }
+  }
+  return { checksum, maxFrameBytes, maxFrames };
 }
 
 /** The number of bytes of the varint of `n` (0 <= n < 2^32). */
@@ -140,9 +171,14 @@ const MAX_BATCH_INPUT = 0xffffffff;
  * The frames that lie whole and sound in a chunk are decoded in batches, one native call
  * per batch (the codec's `decodeFrames`, lib/codegen.js; docs/DESIGN.md: cross once per
  * batch), and their values emitted in order. A batch stops before any frame it cannot
- * simply decode (cut by the chunk's end, too long, a bad checksum or message), and that
- * frame is read alone by the careful path below, which holds its bytes or reports its
- * fault exactly as if there were no batches.
+ * simply decode (cut by the chunk's end or by BATCH_WINDOW, too long, a bad checksum or
+ * message), and that frame is read alone by the careful path below, which holds its bytes
+ * or reports its fault exactly as if there were no batches.
+ *
+ * Backpressure: when `emit` returns false, the reader stops after the batch (or frame) it
+ * is in, and `push` returns false; `proceed()` goes on with the same chunk later, so the
+ * chunk must stay unchanged until then. Once `push` or `proceed` has returned true, the
+ * reader keeps nothing of the chunk: the start of an unfinished frame is copied.
  */
 class FrameReader {
   constructor(codec, options, emit) {
@@ -153,15 +189,22 @@ class FrameReader {
     this.done = { end: 0, more: false };
     this.checksum = options.checksum;
     this.maxFrameBytes = options.maxFrameBytes;
+    // No budget unless one is given (decodeFrames gives one; a stream has backpressure).
+    this.maxFrames = options.maxFrames === undefined ? Infinity : options.maxFrames;
     this.emit = emit;
     // The index of the next frame, and the stream offset where it starts.
     this.frame = 0;
     this.offset = 0;
-    // The unfinished frame, from its first byte: the chunks (or copied tails of chunks)
-    // that hold it, their total, and the frame's whole length once its header is read.
-    this.parts = [];
+    // The unfinished frame, from its first byte, copied into one buffer (`pending`, null
+    // when none): its first `held` bytes are the frame's, and `need` is the frame's whole
+    // length once its header is read (-1 until then).
+    this.pending = null;
     this.held = 0;
     this.need = -1;
+    // A chunk taken up to `waitingAt` when `emit` asked the reader to wait (backpressure).
+    this.waiting = null;
+    this.waitingAt = 0;
+    this.stalled = false;
     this.failed = false;
     this.scratch = { next: 0 };
   }
@@ -171,13 +214,27 @@ class FrameReader {
     return this.held;
   }
 
+  /** Takes `chunk`: true when all of it is taken, false when `emit` asked to wait. */
   push(chunk) {
     if (this.failed) throw new ShornError('ERR_SHORN_INVALID', 'the frame reader failed before and takes no more bytes');
     if (typedArrayTag.call(chunk) !== 'Uint8Array') {
       throw new ShornError('ERR_SHORN_INVALID', `expected bytes (a Uint8Array or Buffer), found ${describe(chunk)}`);
     }
+    return this.run(chunk, 0);
+  }
+
+  /** Goes on with the chunk `push` stopped in: true once all of it is taken. */
+  proceed() {
+    const chunk = this.waiting;
+    if (chunk === null || this.failed) return true;
+    this.waiting = null;
+    return this.run(chunk, this.waitingAt);
+  }
+
+  run(chunk, from) {
+    this.stalled = false;
     try {
-      this.take(chunk);
+      return this.take(chunk, from);
     } catch (e) {
       this.release();
       this.failed = true;
@@ -185,16 +242,21 @@ class FrameReader {
     }
   }
 
-  take(chunk) {
+  // Emits a value; remembers whether the consumer asked to wait.
+  give(value) {
+    if (this.emit(value) === false) this.stalled = true;
+  }
+
+  take(chunk, from) {
     const end = typedArrayLength.call(chunk);
     const memory = typedArrayBuffer.call(chunk);
     const start = typedArrayByteOffset.call(chunk);
-    let pos = 0;
+    let pos = from;
     if (this.held > 0) {
       pos = this.resume(chunk);
-      if (pos < 0) return;
+      if (pos < 0) return true;
     }
-    const { checksum, maxFrameBytes, decode, emit, scratch, done } = this;
+    const { checksum, maxFrameBytes, maxFrames, decode, scratch, done } = this;
     const batch = end <= MAX_BATCH_INPUT ? this.batch : null;
     const checksumFlag = checksum ? 1 : 0;
     const trailer = checksum ? CHECKSUM_BYTES : 0;
@@ -205,11 +267,19 @@ class FrameReader {
     let need = -1;
     try {
       while (pos < end) {
+        if (this.stalled) {
+          this.waiting = chunk;
+          this.waitingAt = pos;
+          return false;
+        }
+        if (frame >= maxFrames) throw this.overBudget(frame, base + pos);
         if (batch !== null) {
+          const stop = end - pos > BATCH_WINDOW ? pos + BATCH_WINDOW : end;
+          const window = stop === end ? chunk : new Uint8Array(memory, start, stop);
           const values = [];
           let batched;
           try {
-            batched = batch(chunk, pos, maxFrameBytes, checksumFlag, values, done);
+            batched = batch(window, pos, maxFrameBytes, checksumFlag, values, done);
           } catch (e) {
             if (!(e instanceof ShornError)) throw e;
             // A check JS makes as it builds a value (a string's pattern, or its url or ipv6
@@ -222,17 +292,24 @@ class FrameReader {
           }
           if (batched) {
             const n = values.length;
-            for (let k = 0; k < n; k++) {
+            const room = maxFrames - frame;
+            for (let k = 0; k < n && k < room; k++) {
               frame++;
               this.frame = frame;
-              emit(values[k]);
+              this.give(values[k]);
               // `emit` may have stopped the reader (a consumer that destroyed its stream).
-              if (this.failed) return;
+              if (this.failed) return true;
+            }
+            if (n > room) {
+              pos = frameAfter(chunk, pos, end, room, trailer);
+              throw this.overBudget(frame, base + pos);
             }
             pos = done.end;
             this.offset = base + pos;
             if (done.more) continue;
             if (pos >= end) break;
+            if (this.stalled) continue;
+            if (frame >= maxFrames) throw this.overBudget(frame, base + pos);
           }
         }
         // One frame, read alone: the one a batch stopped before.
@@ -260,67 +337,77 @@ class FrameReader {
         pos = stop;
         this.frame = frame;
         this.offset = base + pos;
-        emit(value);
+        this.give(value);
         // `emit` may have stopped the reader (a consumer that destroyed its stream).
-        if (this.failed) return;
+        if (this.failed) return true;
       }
     } finally {
       this.frame = frame;
       this.offset = base + pos;
     }
     if (pos < end) {
-      // The start of a frame: copied, so a small tail does not keep a large chunk alive.
-      this.parts.push(Buffer.from(new Uint8Array(memory, start + pos, end - pos)));
-      this.held = end - pos;
+      // The start of a frame, copied: the chunk may be refilled once its write is called
+      // back (issue 37 #5), and a small tail must not keep a large chunk alive.
+      const tail = end - pos;
+      this.pending = Buffer.allocUnsafe(need < 0 ? MAX_HEADER_BYTES : Math.min(need, Math.max(tail, HOLD_START)));
+      typedArraySet.call(this.pending, new Uint8Array(memory, start + pos, tail), 0);
+      this.held = tail;
       this.need = need;
     }
+    return true;
   }
 
   // Continues the unfinished frame with `chunk`: returns the position in `chunk` after
   // the frame once it is complete (and decoded), or -1 when `chunk` did not finish it.
   resume(chunk) {
+    const length = typedArrayLength.call(chunk);
     if (this.need < 0) {
-      // The header itself is unfinished: it is in at most five bytes.
-      const head = new Uint8Array(MAX_HEADER_BYTES);
-      let n = 0;
-      for (const part of this.parts) {
-        const length = typedArrayLength.call(part);
-        for (let k = 0; k < length && n < MAX_HEADER_BYTES; k++) head[n++] = part[k];
-      }
-      const length = typedArrayLength.call(chunk);
-      for (let k = 0; k < length && n < MAX_HEADER_BYTES; k++) head[n++] = chunk[k];
-      const declared = readHeader(head, 0, n, this.scratch, this.frame, this.offset);
+      // The header itself is unfinished: it is in at most five bytes, and `pending` has
+      // room for them. The bytes are copied after those held but counted only below.
+      const { pending, held } = this;
+      const n = Math.min(length, MAX_HEADER_BYTES - held);
+      for (let k = 0; k < n; k++) pending[held + k] = chunk[k];
+      const declared = readHeader(pending, 0, held + n, this.scratch, this.frame, this.offset);
       if (declared < 0) {
-        this.hold(chunk);
+        // n is all of `chunk`: five bytes would have ended the header or been refused.
+        this.held = held + n;
         return -1;
       }
       if (declared > this.maxFrameBytes) throw this.overLimit(this.frame, this.offset, declared);
       this.need = this.scratch.next + declared + (this.checksum ? CHECKSUM_BYTES : 0);
     }
     const missing = this.need - this.held;
-    if (typedArrayLength.call(chunk) < missing) {
-      this.hold(chunk);
+    if (length < missing) {
+      this.append(chunk, length);
       return -1;
     }
-    this.parts.push(new Uint8Array(typedArrayBuffer.call(chunk), typedArrayByteOffset.call(chunk), missing));
-    const whole = Buffer.allocUnsafe(this.need);
-    let at = 0;
-    for (const part of this.parts) {
-      typedArraySet.call(whole, part, at);
-      at += typedArrayLength.call(part);
-    }
-    this.parts = [];
+    this.append(chunk, missing);
+    // `pending` is never longer than the frame (append), so it is the frame.
+    const whole = this.pending;
+    this.pending = null;
     this.held = 0;
     this.need = -1;
     // The frame is now whole: read it like any other, from a chunk of its own.
-    this.take(whole);
+    this.take(whole, 0);
     return this.failed ? -1 : missing;
   }
 
-  hold(chunk) {
-    // A whole chunk is kept as it is: it is all part of the frame.
-    this.parts.push(chunk);
-    this.held += typedArrayLength.call(chunk);
+  // Copies the first `count` bytes of `chunk` after those held, growing `pending` by
+  // doubling, never past the frame's length: memory stays under twice the frame and the
+  // copying linear, however small the chunks (a frame sent a byte per chunk held one
+  // Buffer per byte, ~400 bytes each: 3.27 GB for 16 MiB; issue 37 #4).
+  append(chunk, count) {
+    const { held, need } = this;
+    let pending = this.pending;
+    if (held + count > pending.length) {
+      const size = Math.min(need, Math.max(2 * pending.length, held + count));
+      const grown = Buffer.allocUnsafe(size);
+      typedArraySet.call(grown, new Uint8Array(pending.buffer, pending.byteOffset, held), 0);
+      this.pending = pending = grown;
+    }
+    const part = count === typedArrayLength.call(chunk) ? chunk : new Uint8Array(typedArrayBuffer.call(chunk), typedArrayByteOffset.call(chunk), count);
+    typedArraySet.call(pending, part, held);
+    this.held = held + count;
   }
 
   overLimit(frame, offset, length) {
@@ -330,6 +417,10 @@ class FrameReader {
       offset,
       `the frame length ${length} is over maxFrameBytes (${this.maxFrameBytes})`,
     );
+  }
+
+  overBudget(frame, offset) {
+    return frameError('ERR_SHORN_LIMIT', frame, offset, `more frames than maxFrames (${this.maxFrames}) allows in one decodeFrames call`);
   }
 
   /** Checks that the bytes ended between frames; throws ERR_SHORN_TRUNCATED if not. */
@@ -349,11 +440,12 @@ class FrameReader {
     throw error;
   }
 
-  /** Drops every byte held. */
+  /** Drops every byte held, and the chunk it was waiting to go on with. */
   release() {
-    this.parts = [];
+    this.pending = null;
     this.held = 0;
     this.need = -1;
+    this.waiting = null;
   }
 
   /** Drops every byte held and takes no more (a destroyed stream). */
@@ -413,14 +505,19 @@ function joinFrames(messages, checksum) {
   return out;
 }
 
-/** Decodes every frame of `bytes` into an array; the bytes must end between frames. */
+/**
+ * Decodes every frame of `bytes` into an array; the bytes must end between frames. At most
+ * `maxFrames` frames: a byte of the next one is ERR_SHORN_LIMIT with its `frame` index.
+ */
 function decodeFrames(codec, bytes, options) {
-  const checked = frameOptions('decodeFrames', options, true);
+  const checked = frameOptions('decodeFrames', options, true, true);
   if (typedArrayTag.call(bytes) !== 'Uint8Array') {
     throw new ShornError('ERR_SHORN_INVALID', `decodeFrames: expected a Uint8Array, found ${describe(bytes)}`);
   }
   const values = [];
-  const reader = new FrameReader(codec, checked, (value) => values.push(value));
+  const reader = new FrameReader(codec, checked, (value) => {
+    values.push(value);
+  });
   reader.push(bytes);
   reader.end();
   return values;
@@ -429,6 +526,7 @@ function decodeFrames(codec, bytes, options) {
 module.exports = {
   CHECKSUM_BYTES,
   DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_MAX_FRAMES,
   frameOptions,
   headerBytes,
   writeHeader,

@@ -152,11 +152,18 @@ class FrameDecoder extends Transform {
   constructor(codec, options) {
     const checked = frameOptions('decoder', options, true);
     super({ readableObjectMode: true });
+    // `push` says false once the readable side is at its high-water mark: the reader then
+    // stops after the batch it is in (at most 65,536 values), holds this chunk's callback,
+    // and goes on in `_read`. One write of 10 MB of tiny frames put 5,000,000 values in
+    // the readable buffer at once before (issue 37 #3).
     this.reader = new FrameReader(codec, checked, (value) => {
       if (value === null) throw nullFrame(this.reader.frame - 1);
-      this.push(value);
+      return this.push(value);
     });
     this.deferred = new Deferred();
+    // The callback of a chunk the reader stopped in, called once it is all taken: until
+    // then the chunk is the reader's, and the writer may not refill it.
+    this.waiting = null;
   }
 
   /** The index of the next frame. */
@@ -170,13 +177,37 @@ class FrameDecoder extends Transform {
   }
 
   _transform(chunk, _encoding, callback) {
+    let taken;
     try {
-      this.reader.push(chunk);
+      taken = this.reader.push(chunk);
     } catch (e) {
       this.deferred.fail(this, e, callback);
       return;
     }
-    callback();
+    if (taken) callback();
+    else this.waiting = callback;
+  }
+
+  _read(size) {
+    const callback = this.waiting;
+    if (callback !== null) {
+      this.waiting = null;
+      let taken;
+      try {
+        taken = this.reader.proceed();
+      } catch (e) {
+        this.deferred.fail(this, e, callback);
+        return;
+      }
+      if (!taken) {
+        this.waiting = callback;
+        return;
+      }
+      callback();
+    }
+    // Transform's own `_read` releases the callback it holds while its readable side is
+    // full; the one just called may have been held so (the chunk's values pushed here).
+    super._read(size);
   }
 
   _flush(callback) {
@@ -197,6 +228,7 @@ class FrameDecoder extends Transform {
 
   _destroy(error, callback) {
     this.reader.stop();
+    this.waiting = null;
     this.deferred.clear();
     callback(error);
   }
