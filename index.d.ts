@@ -545,8 +545,11 @@ export declare class Codec<D extends Descriptor = Descriptor> {
   decoder(options?: DecodeFrameOptions): FrameDecoder<Infer<D>>;
   /** Frames every value into one Buffer. */
   encodeFrames(values: Iterable<InferInput<D>>, options?: FrameOptions): Buffer;
-  /** Decodes every frame of `bytes`, which must end between frames. */
-  decodeFrames(bytes: Uint8Array, options?: DecodeFrameOptions): Infer<D>[];
+  /**
+   * Decodes every frame of `bytes`, which must end between frames; at most `maxFrames`
+   * frames (a byte of one more is ERR_SHORN_LIMIT with `frame`).
+   */
+  decodeFrames(bytes: Uint8Array, options?: DecodeFramesOptions): Infer<D>[];
 }
 
 export interface FrameOptions {
@@ -560,6 +563,15 @@ export interface DecodeFrameOptions extends FrameOptions {
    * one is ERR_SHORN_LIMIT as soon as its length is read.
    */
   maxFrameBytes?: number;
+}
+
+export interface DecodeFramesOptions extends DecodeFrameOptions {
+  /**
+   * The most frames one `decodeFrames` call decodes (default 1,048,576, or V8's heap limit
+   * / 2,048 where that is less); a byte of one more is ERR_SHORN_LIMIT with `frame` set to
+   * `maxFrames`. The stream decoder has none: it waits for its reader instead.
+   */
+  maxFrames?: number;
 }
 
 /** Values in (object mode), framed bytes out. */
@@ -630,7 +642,7 @@ export interface Reader<D extends Descriptor = Descriptor> {
   /** A Transform from framed bytes of the writer's messages to the reader's values. */
   decoder(options?: DecodeFrameOptions): FrameDecoder<Infer<D>>;
   /** Decodes every frame of `bytes` (the writer's messages) as the reader's values. */
-  decodeFrames(bytes: Uint8Array, options?: DecodeFrameOptions): Infer<D>[];
+  decodeFrames(bytes: Uint8Array, options?: DecodeFramesOptions): Infer<D>[];
   readonly readerFingerprint: string;
   readonly writerFingerprint: string;
 }
