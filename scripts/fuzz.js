@@ -8,6 +8,7 @@
 // resizable buffers, prototype pollution). Deterministic for a seed.
 //
 //   node scripts/fuzz.js [--runs N] [--quick] [--seed S] [--out FILE] [--verbose]
+//   node scripts/fuzz.js --frames [...]   (random frame streams instead: see runFrames)
 //
 // Checks, for every input:
 // - every throw is a ShornError with a valid code (decode: TRUNCATED, TRAILING, MALFORMED,
@@ -1341,10 +1342,241 @@ function remember(entry, bytes) {
   else list[below(16)] = bytes;
 }
 
+// ---------------------------------------------------------------- frames in batches (--frames)
+//
+// With --frames every input is a random frame stream (issue 37 #3-#5): frames of valid,
+// mutated, random and empty messages, now and then a bad checksum, an overlong or
+// over-32-bit length, garbage or a cut end; random options (checksum, a small
+// maxFrameBytes, a maxFrames below or at the count, and the entry's compile limits).
+// Each stream is read four ways, which must agree with a reference that reads one frame
+// at a time and decodes its message with `codec.decode` (same values, then the same error:
+// code, frame, offset, path):
+// - decodeFrames (with maxFrames: ERR_SHORN_LIMIT at frame maxFrames, at its first byte);
+// - a FrameReader given random chunks (1-byte ones among them) cut from one Buffer that
+//   is refilled with 0x55 once a chunk is taken, whose emit asks it to wait at random;
+// - the stream decoder, driven synchronously: chunks written from one reused Buffer once
+//   the decoder has called the last one back (writableLength 0), values read in random
+//   amounts between writes (so batches pause on backpressure), then end();
+// - one stream in 8 has 17 to 516 frames, and one in 50 is over 64 KiB of tiny frames,
+//   so batches stop on backpressure and at their window.
+const framing = require('../lib/framing');
+const { crc32c } = require('../lib/crc32c');
+const FRAMES = argv.includes('--frames');
+
+function frameHeader(n) {
+  const out = [];
+  while (n >= 0x80) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return out;
+}
+
+function frameOf(message, checksum) {
+  const parts = [...frameHeader(message.length), ...message];
+  if (checksum) {
+    const c = crc32c(message, 0, message.length);
+    parts.push(c & 0xff, (c >>> 8) & 0xff, (c >>> 16) & 0xff, c >>> 24);
+  }
+  return parts;
+}
+
+function randomMessage(entry, valid) {
+  const k = valid ? below(7) : below(10);
+  const list = samples.get(entry);
+  if (k < 4 && list.length) return pick(list);
+  if (k < 7) {
+    try {
+      return entry.gen.encode(randomValue(entry.schema, entry.defs));
+    } catch {
+      return randomBytes();
+    }
+  }
+  if (k < 8 && list.length) return mutate(pick(list));
+  if (k < 9) return new Uint8Array(0);
+  return randomBytes();
+}
+
+function randomFrameStream(entry, checksum) {
+  let bytes = [];
+  if (below(50) === 0) {
+    // Over one batch window (64 KiB) of tiny frames: empty and one-byte messages.
+    const tiny = [new Uint8Array(0), ...samples.get(entry).filter((m) => m.length <= 2)];
+    while (bytes.length < 70_000) bytes.push(...frameOf(pick(tiny), checksum));
+  } else {
+    // One stream in 8 has more frames than a decoder's readable high-water mark (16), of
+    // valid messages (faults come below), so batches stop on backpressure inside a chunk.
+    const many = chance(0.125);
+    for (let n = many ? 17 + below(500) : below(12); n > 0; n--) bytes.push(...frameOf(randomMessage(entry, many), checksum));
+  }
+  if (chance(0.15)) {
+    // One fault where a frame starts, or anywhere.
+    const at = below(bytes.length + 1);
+    const fault = pick([
+      [0x80, 0x00],
+      [0x81, 0x80, 0x00],
+      [0xff, 0xff, 0xff, 0xff, 0x1f],
+      [0xff, 0xff, 0xff, 0xff, 0x0f],
+      [0xe9, 0x07],
+      [next() & 0xff],
+    ]);
+    bytes.splice(at, 0, ...fault);
+  }
+  if (chance(0.1) && bytes.length) bytes[below(bytes.length)] ^= 1 << below(8);
+  if (chance(0.1)) bytes = bytes.slice(0, below(bytes.length + 1));
+  return Uint8Array.from(bytes);
+}
+
+// The reference: one frame at a time, as docs/FORMAT.md "Framing" reads them. `stream`:
+// no maxFrames, and a null value is ERR_SHORN_INVALID (a Node stream cannot carry it).
+function referenceFrames(codec, bytes, options, stream) {
+  const { checksum, maxFrameBytes, maxFrames } = options;
+  const values = [];
+  const at = (code, frame, offset, path) => ({ values, error: { code, frame, offset, path } });
+  let pos = 0;
+  for (let frame = 0; pos < bytes.length; frame++) {
+    if (!stream && frame >= maxFrames) return at('ERR_SHORN_LIMIT', frame, pos);
+    let length = 0;
+    let k = 0;
+    for (;; k++) {
+      if (pos + k >= bytes.length) return at('ERR_SHORN_TRUNCATED', frame, pos);
+      const b = bytes[pos + k];
+      if (k === 4 && b > 0x0f) return at('ERR_SHORN_MALFORMED', frame, pos);
+      length += (b & 0x7f) * 2 ** (7 * k);
+      if (b < 0x80) {
+        if (b === 0 && k > 0) return at('ERR_SHORN_MALFORMED', frame, pos);
+        break;
+      }
+    }
+    if (length > maxFrameBytes) return at('ERR_SHORN_LIMIT', frame, pos);
+    const start = pos + k + 1;
+    const end = start + length;
+    const stop = end + (checksum ? 4 : 0);
+    if (stop > bytes.length) return at('ERR_SHORN_TRUNCATED', frame, pos);
+    if (checksum) {
+      const stored = (bytes[end] | (bytes[end + 1] << 8) | (bytes[end + 2] << 16) | (bytes[end + 3] << 24)) >>> 0;
+      if (crc32c(bytes, start, end) >>> 0 !== stored) return at('ERR_SHORN_MALFORMED', frame, pos);
+    }
+    let value;
+    try {
+      value = codec.decode(bytes.slice(start, end));
+    } catch (e) {
+      if (!(e instanceof ShornError)) throw e;
+      return at(e.code, frame, e.offset, e.path);
+    }
+    if (stream && value === null) return at('ERR_SHORN_INVALID', frame, undefined);
+    values.push(value);
+    pos = stop;
+  }
+  return { values, error: null };
+}
+
+function randomCuts(length) {
+  const cuts = [];
+  const style = below(4);
+  for (let at = 0; at < length; ) {
+    const size = style === 0 ? 1 : style === 1 ? 1 + below(8) : style === 2 ? 1 + below(length + 1) : chance(0.5) ? 1 : 1 + below(300);
+    cuts.push([at, Math.min(length, at + size)]);
+    at += size;
+  }
+  return cuts;
+}
+
+function compareFrames(how, got, want, bytes, options) {
+  const details = { hex: bytes.length <= 4096 ? hex(bytes) : `${bytes.length} bytes`, options: { ...options, maxFrames: String(options.maxFrames) } };
+  if (got.values.length !== want.values.length || !got.values.every((v, k) => same(v, want.values[k]))) {
+    throw new Failure('frames-values-differ', `${how}: ${got.values.length} values, the reference ${want.values.length}`, details);
+  }
+  const a = got.error;
+  const b = want.error;
+  if (a === null && b === null) return;
+  if (a !== null && !(a instanceof ShornError)) throw new Failure('frames-non-shorn-error', `${how}: ${describeError(a)}`, details);
+  if (a === null || b === null || a.code !== b.code || a.frame !== b.frame || a.offset !== b.offset || (b.path !== undefined && a.path !== b.path)) {
+    const show = (e) => (e === null ? 'no error' : `${e.code} frame ${e.frame} offset ${e.offset} ${e.path || ''}`);
+    throw new Failure('frames-errors-differ', `${how}: ${show(a)}, the reference ${show(b)}`, details);
+  }
+}
+
+function readerFrames(codec, bytes, options) {
+  const values = [];
+  const reader = new framing.FrameReader(codec, framing.frameOptions('fuzz', { checksum: options.checksum, maxFrameBytes: options.maxFrameBytes }, true), (v) => {
+    values.push(v);
+    return !chance(0.3);
+  });
+  const scratch = Buffer.alloc(bytes.length);
+  try {
+    for (const [from, to] of randomCuts(bytes.length)) {
+      scratch.set(bytes.subarray(from, to));
+      let taken = reader.push(scratch.subarray(0, to - from));
+      while (!taken) taken = reader.proceed();
+      scratch.fill(0x55);
+    }
+    reader.end();
+  } catch (error) {
+    return { values, error };
+  }
+  return { values, error: null };
+}
+
+function streamFrames(codec, bytes, options) {
+  const decoder = codec.decoder({ checksum: options.checksum, maxFrameBytes: options.maxFrameBytes });
+  decoder.on('error', () => {});
+  const values = [];
+  const read = (n) => {
+    for (let v; n > 0 && (v = decoder.read()) !== null; n--) values.push(v);
+  };
+  const scratch = Buffer.alloc(bytes.length);
+  for (const [from, to] of randomCuts(bytes.length)) {
+    if (decoder.errored) break;
+    // The producer refills its Buffer only once the decoder has called the last write back.
+    while (decoder.writableLength > 0 && !decoder.errored) {
+      const before = values.length;
+      read(Infinity);
+      if (values.length === before && decoder.writableLength > 0 && !decoder.errored) {
+        throw new Failure('frames-stream-stuck', `a chunk is never called back (${decoder.writableLength} bytes)`, { hex: hex(bytes) });
+      }
+    }
+    scratch.fill(0x55);
+    scratch.set(bytes.subarray(from, to));
+    decoder.write(scratch.subarray(0, to - from));
+    if (chance(0.5)) read(below(40));
+  }
+  if (!decoder.errored) decoder.end();
+  read(Infinity);
+  return { values, error: decoder.errored || null };
+}
+
+function runFrames(entry) {
+  currentOp = 'frames';
+  const codec = chance(0.5) ? entry.gen : entry.generic;
+  const checksum = chance(0.3);
+  const bytes = randomFrameStream(entry, checksum);
+  const options = { checksum, maxFrameBytes: chance(0.2) ? pick([0, 1, 2, 5, 16, below(300)]) : framing.DEFAULT_MAX_FRAME_BYTES, maxFrames: Infinity };
+  const given = { checksum, maxFrameBytes: options.maxFrameBytes };
+  if (chance(0.3)) given.maxFrames = options.maxFrames = below(14);
+  const want = referenceFrames(codec, bytes, { ...options, maxFrames: given.maxFrames === undefined ? framing.DEFAULT_MAX_FRAMES : options.maxFrames }, false);
+  let got;
+  try {
+    got = { values: codec.decodeFrames(bytes, given), error: null };
+  } catch (error) {
+    got = { values: want.values, error };
+  }
+  compareFrames('decodeFrames', got, want, bytes, options);
+  count(`frames.${want.error ? want.error.code : 'ok'}`);
+  const streamWant = referenceFrames(codec, bytes, options, true);
+  const readerWant = referenceFrames(codec, bytes, { ...options, maxFrames: Infinity }, false);
+  compareFrames('FrameReader', readerFrames(codec, bytes, options), readerWant, bytes, options);
+  compareFrames('decoder()', streamFrames(codec, bytes, options), streamWant, bytes, options);
+  if (bytes.length > 65536) count('frames.over-one-window');
+  checkSentinel('frames');
+}
+
 function runOne(i) {
   const entry = pick(entries);
   try {
-    runOn(entry, i);
+    if (FRAMES) runFrames(entry);
+    else runOn(entry, i);
   } catch (e) {
     if (e instanceof Failure && !(e.details && e.details.schema)) e.details = { schema: entry.schema, limits: entry.limits, ...(e.details || {}) };
     throw e;
