@@ -216,6 +216,16 @@ describe('issue 37 #8: deep descriptors are ERR_SHORN_SCHEMA at every layer, nev
     }
   });
 
+  test('a default value past the descriptor\'s 256 levels of JSON is refused, naming that limit', () => {
+    let value = 1;
+    for (let k = 0; k < 300; k++) value = [value];
+    assertShornError(() => compile(t.object({ a: t.default(t.json(), value) })), {
+      code: 'ERR_SHORN_SCHEMA',
+      path: '$',
+      message: /^invalid schema at \$: the descriptor nests deeper than 256 levels of JSON \(at offset \d+\)$/,
+    });
+  });
+
   test('fromZod of a 5,000-deep Zod schema is ERR_SHORN_SCHEMA (was a RangeError)', () => {
     let s = z.boolean();
     for (let k = 0; k < 5000; k++) s = z.array(s);

@@ -4,7 +4,7 @@
 //! `crate::types`; this is the driver.
 
 use crate::codec::{Error, ErrorKind, Result, Segment};
-use crate::json::Json;
+use crate::json::{Json, JsonError, MAX_JSON_DEPTH};
 use crate::program::{Limits, Program, MAX_MAX_DEPTH};
 use crate::types::{
     array, cost32, heap_cost, map, optional, recursive, schema_error, value_node, Cx, Def, Lower,
@@ -23,8 +23,7 @@ pub struct Schema {
 impl Schema {
     /// Compiles a descriptor given as JSON text.
     pub fn compile(descriptor: &str, limits: Limits) -> Result<Schema> {
-        let json = Json::parse(descriptor)
-            .map_err(|e| schema_error(format!("descriptor is not JSON: {e}")))?;
+        let json = Json::parse(descriptor).map_err(not_json)?;
         Self::from_json(&json, limits)
     }
 
@@ -74,6 +73,23 @@ impl Schema {
             },
         })
     }
+}
+
+/// The message of `crate::json` for nesting past MAX_JSON_DEPTH (`tests` below check it).
+const NESTED_TOO_DEEPLY: &str = "nested too deeply";
+
+/// A descriptor the JSON parser refused. Nesting past its limit is JSON still, too deep to
+/// compile: the JS layer sends only what JSON.stringify made (a default value 300 arrays
+/// deep had read "descriptor is not JSON").
+#[cold]
+fn not_json(e: JsonError) -> Error {
+    if e.message == NESTED_TOO_DEEPLY {
+        return schema_error(format!(
+            "the descriptor nests deeper than {MAX_JSON_DEPTH} levels of JSON (at offset {})",
+            e.offset
+        ));
+    }
+    schema_error(format!("descriptor is not JSON: {e}"))
 }
 
 /// A schema error inside a recursive definition names the definition.
@@ -338,6 +354,23 @@ mod tests {
             d = format!(r#"{{"type":"array","items":{d}}}"#);
         }
         assert!(schema_message(&d).contains("nested deeper than 64 levels"));
+    }
+
+    #[test]
+    fn names_the_json_nesting_limit() {
+        // A default value 300 arrays deep, inside a valid schema.
+        let value = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+        let d = format!(
+            r#"{{"type":"object","fields":[{{"name":"a","schema":{{"type":"default","of":{{"type":"json"}},"value":{value}}}}}]}}"#
+        );
+        let message = schema_message(&d);
+        assert!(
+            message.starts_with(
+                "invalid schema at $: the descriptor nests deeper than 256 levels of JSON (at offset "
+            ),
+            "{message}"
+        );
+        assert!(schema_message("{").starts_with("invalid schema at $: descriptor is not JSON"));
     }
 
     #[test]
