@@ -473,7 +473,10 @@ export interface CompileOptions {
   maxBytesLength?: number;
   /** Decode limit on one array's (or record's, map's, typed array's) count (default 134,217,727). */
   maxArrayLength?: number;
-  /** How deep recursive types and `json` values may nest (default 128, at most 1000). */
+  /**
+   * How deep recursive types and `json` values may nest (default 128, at most 1000). The
+   * descriptor itself nests at most 64 levels (deeper is ERR_SHORN_SCHEMA).
+   */
   maxDepth?: number;
   /**
    * Decode limit on the estimated JS heap the values of one message take (default 256 MiB,
@@ -489,7 +492,10 @@ export interface CompileOptions {
   /**
    * `'auto'` (default): generate per-schema JS with `new Function`, or use the generic
    * marshaller where code generation is forbidden (strict CSP). `false` forces the generic
-   * path, `true` requires generation. Both give identical bytes.
+   * path, `true` requires generation. Both give identical bytes. A schema too wide for
+   * generated code (more than 2,048 descriptors in one generated function: an object of
+   * over ~2,000 fields, a union of over ~2,000 variants, or ~1,000 objects of one or two
+   * fields) takes the generic path under `'auto'`, and is ERR_SHORN_SCHEMA under `true`.
    */
   codegen?: boolean | 'auto';
 }
