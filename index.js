@@ -11,6 +11,7 @@ const codegen = require('./lib/codegen');
 const genericMarshaller = require('./lib/generic');
 const { TYPES } = require('./lib/types');
 const { fromZod } = require('./lib/zod');
+const { fromJsonSchema } = require('./lib/json-schema');
 const { fingerprint } = require('./lib/fingerprint');
 const evolve = require('./lib/evolve');
 const { unconstrained } = require('./lib/constraints');
@@ -461,4 +462,4 @@ function differentOptions(a, b) {
 
 const { createRegistry } = require('./lib/envelope').registries({ compile, Codec, differentOptions });
 
-module.exports = { t, compile, encode, decode, fromZod, compatibility, createRegistry, ShornError, Codec };
+module.exports = { t, compile, encode, decode, fromZod, fromJsonSchema, compatibility, createRegistry, ShornError, Codec };
