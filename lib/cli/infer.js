@@ -44,6 +44,46 @@ const TAG_LIKE = /(?:^|[_@$-])(?:type|kind)$|[a-z](?:Type|Kind)$/;
 
 const KINDS = ['boolean', 'number', 'string', 'array', 'object'];
 
+// compile refuses descriptors nested deeper than this (src/types/mod.rs, MAX_SCHEMA_DEPTH),
+// counting every node: an optional field of a nullable union of objects is four levels. A
+// place whose type could reach it is t.json() (the deepest a place's own nodes go: a
+// nullable union, the kind's type, an optional in a discriminated union's variant, a field).
+const MAX_SCHEMA_DEPTH = 64;
+const PLACE_LEVELS = 5;
+// The deepest json value a codec reads with compile's default maxDepth (src/program.rs,
+// DEFAULT_MAX_DEPTH): arrays and objects inside one another, the outermost counted.
+const MAX_JSON_DEPTH = 128;
+
+/** Samples no schema can take (exit 1 in the CLI): the message says why, the hint what to do. */
+class InferError extends Error {
+  constructor(message, hint) {
+    super(message);
+    this.hint = hint;
+  }
+
+  get name() {
+    return 'InferError';
+  }
+}
+
+/**
+ * The deepest nesting of arrays and objects among `values` (a scalar is 0, `[[1]]` 2),
+ * walked without recursion, so a sample of any depth costs no stack.
+ */
+function jsonDepth(values) {
+  let max = 0;
+  const stack = [];
+  for (const v of values) if (v !== null && typeof v === 'object') stack.push(v, 1);
+  while (stack.length > 0) {
+    const depth = stack.pop();
+    const v = stack.pop();
+    if (depth > max) max = depth;
+    const items = Array.isArray(v) ? v : Object.values(v);
+    for (const x of items) if (x !== null && typeof x === 'object') stack.push(x, depth + 1);
+  }
+  return max;
+}
+
 function kindOf(x) {
   if (x === null) return 'null';
   if (Array.isArray(x)) return 'array';
@@ -70,9 +110,12 @@ class Inference {
   /**
    * The type of a place holding `values` (JSON values, at least one). `widen`: no
    * literals and no t.null(), so every value takes at least a byte (array items must).
+   * `depth` counts the arrays and objects around the place (--max-depth bounds it), and
+   * `level` the descriptors around its type (compile's MAX_SCHEMA_DEPTH bounds it).
    */
-  place(values, depth, widen) {
-    if (depth > this.o.maxDepth) return this.note(t.json(), `nested deeper than ${this.o.maxDepth} levels`);
+  place(values, depth, widen, level) {
+    if (depth > this.o.maxDepth) return this.json(values, `nested deeper than ${this.o.maxDepth} levels`);
+    if (level + PLACE_LEVELS > MAX_SCHEMA_DEPTH) return this.json(values, `the schema would nest deeper than ${MAX_SCHEMA_DEPTH} levels (compile's limit)`);
     const byKind = { boolean: [], number: [], string: [], array: [], object: [] };
     let nulls = 0;
     for (const v of values) {
@@ -81,11 +124,29 @@ class Inference {
     }
     const kinds = KINDS.filter((k) => byKind[k].length > 0);
     if (kinds.length === 0) return widen ? this.note(t.json(), 'always null') : this.note(t.null(), 'always null');
-    const types = kinds.map((k) => this[k](byKind[k], depth, widen));
-    if (types.some((d) => d.type === 'json')) return this.note(t.json(), 'mixed values');
+    // The kind's type sits inside t.nullable() and t.union() where there are some.
+    const kindLevel = level + (nulls > 0 ? 1 : 0) + (kinds.length > 1 ? 1 : 0);
+    const types = kinds.map((k) => this[k](byKind[k], depth, widen, kindLevel));
+    if (types.some((d) => d.type === 'json')) return this.json(values, 'mixed values');
     let d = types.length === 1 ? types[0] : t.union(types);
     if (nulls > 0) d = t.nullable(d);
     return d;
+  }
+
+  /**
+   * t.json() for a place holding `values`, which a codec must then read as json: refused
+   * when one nests deeper than a codec reads json (issue 37, finding 13: a 100,000-deep
+   * sample gave a schema that refused that very sample).
+   */
+  json(values, why) {
+    const deepest = jsonDepth(values);
+    if (deepest > MAX_JSON_DEPTH) {
+      throw new InferError(
+        `a sample nests arrays and objects ${deepest.toLocaleString('en-US')} levels deep where the schema must be t.json(), and a codec reads t.json() values at most ${MAX_JSON_DEPTH} levels deep (compile's maxDepth): no schema would take that sample`,
+        `a place is t.json() below --max-depth (${this.o.maxDepth}) levels, below ${MAX_SCHEMA_DEPTH} levels of schema (compile's limit), or where its values mix kinds; leave out or flatten the samples that nest that deep`,
+      );
+    }
+    return this.note(t.json(), why);
   }
 
   boolean() {
@@ -145,7 +206,7 @@ class Inference {
     return t.string();
   }
 
-  array(arrs, depth, widen) {
+  array(arrs, depth, widen, level) {
     const o = this.o;
     let total = 0;
     let minLength = Infinity;
@@ -167,16 +228,16 @@ class Inference {
       const mixed = kinds.some((k) => k !== kinds[0]);
       if (mixed || (n >= 2 && arrs.length >= o.tupleMin)) {
         return this.note(
-          t.tuple(positions.map((values) => this.place(values, depth + 1, widen))),
+          t.tuple(positions.map((values) => this.place(values, depth + 1, widen, level + 1))),
           `always ${n} item${n === 1 ? '' : 's'} (${arrs.length} samples)`,
         );
       }
     }
     const items = [];
     for (const a of arrs) for (const x of a) items.push(x);
-    let d = this.place(items, depth + 1, false);
+    let d = this.place(items, depth + 1, false, level + 1);
     // Items must take at least a byte (docs/FORMAT.md, "array").
-    if (minBytes(d) === 0) d = this.place(items, depth + 1, true);
+    if (minBytes(d) === 0) d = this.place(items, depth + 1, true, level + 1);
     return t.array(d);
   }
 
@@ -205,7 +266,7 @@ class Inference {
     return null;
   }
 
-  object(objs, depth, widen) {
+  object(objs, depth, widen, level) {
     const o = this.o;
     const keys = new Map();
     let totalKeys = 0;
@@ -222,20 +283,22 @@ class Inference {
       const values = [];
       for (const list of keys.values()) for (const v of list) values.push(v);
       const some = [...keys.keys()].slice(0, 3).map((k) => JSON.stringify(k));
-      return this.note(t.record(this.place(values, depth + 1, false)), `${keys.size} key${keys.size === 1 ? '' : 's'}, such as ${some.join(', ')}`);
+      return this.note(t.record(this.place(values, depth + 1, false, level + 1)), `${keys.size} key${keys.size === 1 ? '' : 's'}, such as ${some.join(', ')}`);
     }
     if (o.unions && objs.length >= 2) {
       const tag = this.findTag(objs, keys);
-      if (tag) return this.discriminated(objs, tag, depth, widen);
+      if (tag) return this.discriminated(objs, tag, depth, widen, level);
     }
-    return this.fields(objs, keys, depth, widen);
+    return this.fields(objs, keys, depth, widen, level);
   }
 
-  fields(objs, keys, depth, widen, tag) {
+  /** An object's fields; `level` is the object's. */
+  fields(objs, keys, depth, widen, level, tag) {
     const fields = [];
     for (const [name, values] of keys) {
-      let d = name === tag?.key ? t.literal(tag.value) : this.place(values, depth + 1, widen);
-      if (values.length < objs.length) d = this.note(t.optional(d), `in ${values.length} of ${objs.length}`);
+      const optional = values.length < objs.length;
+      let d = name === tag?.key ? t.literal(tag.value) : this.place(values, depth + 1, widen, level + (optional ? 2 : 1));
+      if (optional) d = this.note(t.optional(d), `in ${values.length} of ${objs.length}`);
       fields.push({ name, schema: d });
     }
     // As t.object builds it, with the fields in the order they were first seen (t.object
@@ -292,7 +355,7 @@ class Inference {
     return best && best.key;
   }
 
-  discriminated(objs, key, depth, widen) {
+  discriminated(objs, key, depth, widen, level) {
     const groups = new Map();
     for (const x of objs) {
       let g = groups.get(x[key]);
@@ -309,7 +372,7 @@ class Inference {
           values.push(x[k]);
         }
       }
-      variants.push(this.note(this.fields(group, keys, depth, widen, { key, value }), `${group.length} of ${objs.length}`));
+      variants.push(this.note(this.fields(group, keys, depth, widen, level + 1, { key, value }), `${group.length} of ${objs.length}`));
     }
     return this.note(t.discriminatedUnion(key, variants), `told apart by ${JSON.stringify(key)}`);
   }
@@ -362,8 +425,8 @@ function spread(shapes) {
 function infer(samples, options = {}) {
   if (samples.length === 0) throw new Error('infer needs at least one sample');
   const inference = new Inference(options);
-  const schema = inference.place(samples, 0, false);
+  const schema = inference.place(samples, 0, false, 0);
   return { schema, notes: inference.notes };
 }
 
-module.exports = { infer, DEFAULTS, minBytes };
+module.exports = { infer, InferError, DEFAULTS, minBytes, MAX_JSON_DEPTH, MAX_SCHEMA_DEPTH };
