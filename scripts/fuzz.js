@@ -8,6 +8,7 @@
 // resizable buffers, prototype pollution). Deterministic for a seed.
 //
 //   node scripts/fuzz.js [--runs N] [--quick] [--seed S] [--out FILE] [--verbose]
+//                        [--target all|library|cli] [--cli-runs N]
 //   node scripts/fuzz.js --frames [...]   (random frame streams instead: see runFrames)
 //
 // Checks, for every input:
@@ -21,6 +22,11 @@
 // - after every hostile or re-entrant input, `{ id: 7, name: 'fine' }` still encodes to
 //   07 04 66 69 6e 65 and decodes back, in both marshallers (no state corruption);
 // - no single input takes more than 2 s.
+// The CLI target (`--target cli`, and --cli-runs inputs after the library's in every run)
+// runs `shorn` itself (lib/cli/main.js, in this process) on such inputs: decode, decode
+// --stream, encode, inspect, inspect --stream and infer --js, and holds its exit code to
+// the library's verdict on the same input (a ShornError: exit 1, or 3 for the schema, in
+// one line; no error: exit 0 and the output the library's value gives); never exit 70.
 // Findings already known (issue 7's list, and fuzz/findings/) are counted as "known:<id>"
 // and do not fail the run. Exit status 1 on any other failure; the failing inputs are
 // written to --out (JSON lines) with a reproducer.
@@ -53,6 +59,12 @@ const VERBOSE = argv.includes('--verbose');
 const CHECK_EVERY = argv.includes('--check-every');
 const OUT = option('--out', path.join(os.tmpdir(), `shorn-fuzz-${SEED}.jsonl`));
 if (!Number.isSafeInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a positive integer');
+const TARGET = option('--target', 'all');
+if (!['all', 'library', 'cli'].includes(TARGET)) throw new Error('--target is all, library or cli');
+// A CLI input costs ~1-3 ms (files, a compile per schema), about ten library inputs:
+// __test__/fuzz.test.js's quick run takes the quick default.
+const CLI_RUNS = TARGET === 'library' ? 0 : Number(option('--cli-runs', QUICK ? 200 : 5000));
+if (!Number.isSafeInteger(CLI_RUNS) || CLI_RUNS < 0) throw new Error('--cli-runs must be a whole number');
 
 // ---------------------------------------------------------------- a seeded PRNG (sfc32)
 
@@ -1654,32 +1666,300 @@ function fail(e, i) {
   }
 }
 
-const started = Date.now();
-let lastProgress = started;
-console.log(`shorn fuzz: ${RUNS} inputs, seed ${SEED}, ${entries.length} schemas (${fixed.length} fixed, ${entries.length - fixed.length} random), both marshallers`);
-for (let i = 1; i <= RUNS; i++) {
-  try {
-    runOne(i);
-  } catch (e) {
-    fail(e, i);
-    try {
-      checkSentinel('a failure');
-    } catch (e2) {
-      fail(e2, i);
-      recoverFromKnown();
-    }
+// ---------------------------------------------------------------- the CLI target
+
+const cliDir = CLI_RUNS > 0 ? fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-fuzz-cli-')) : null;
+const cli = CLI_RUNS > 0 ? { main: require('../lib/cli/main').main, comment: require('../lib/cli/source').comment, ...require('../lib/cli/forms'), ...require('../lib/cli/json') } : null;
+let cliFailures = 0;
+
+// Schemas with constraints (the golden vectors'), for the CLI target alone: a decoded value
+// that breaks one is ERR_SHORN_INVALID, which `shorn decode` reported as an internal error
+// (issue 37, finding 10). Their vectors and rejects are the samples to mutate.
+const constrained = [];
+if (CLI_RUNS > 0) {
+  const { hasConstraints } = require('../lib/constraints');
+  const bySchema = new Map();
+  for (const v of [...golden.vectors, ...golden.rejects]) {
+    if (!hasConstraints(v.schema) || typeof v.hex !== 'string') continue;
+    const key = JSON.stringify(v.schema);
+    if (!bySchema.has(key)) bySchema.set(key, makeEntry(`golden ${v.name}`, v.schema, {}, []));
+    bySchema.get(key).messages.push(Uint8Array.from(Buffer.from(v.hex, 'hex')));
   }
-  const now = Date.now();
-  if (now - lastProgress >= 5000 || i === RUNS) {
-    lastProgress = now;
-    const s = (now - started) / 1000;
-    process.stderr.write(`shorn fuzz: ${i}/${RUNS} inputs, ${s.toFixed(1)} s, ${Math.round(i / s)}/s, ${failures} failures, rss ${Math.round(process.memoryUsage.rss() / 2 ** 20)} MiB\n`);
+  for (const e of bySchema.values()) {
+    constrained.push(e);
+    samples.set(e, [...e.messages]);
   }
 }
-const seconds = (Date.now() - started) / 1000;
-const known = Object.keys(counts).filter((k) => k.startsWith('known:'));
-console.log(`shorn fuzz summary (seed ${SEED}, ${seconds.toFixed(1)} s):`);
-for (const key of Object.keys(counts).sort()) console.log(`  ${key.padEnd(44)} ${counts[key]}`);
-console.log(`${RUNS - failures} passed, ${failures} failed${known.length ? ` (known findings hit: ${known.map((k) => `${k.slice(6)} ×${counts[k]}`).join(', ')})` : ''}`);
-if (failures) console.log(`failing inputs: ${OUT}`);
-process.exit(failures ? 1 : 0);
+
+// The CLI compiles a --schema file with the default limits; so does its verdict here.
+function cliSchema(entry) {
+  if (entry.cli === undefined) {
+    const file = path.join(cliDir, `schema-${entries.includes(entry) ? entries.indexOf(entry) : `c${constrained.indexOf(entry)}`}.json`);
+    fs.writeFileSync(file, JSON.stringify(entry.schema));
+    const codec = compile(entry.schema);
+    entry.cli = { file, codec, forms: cli.formsFor(codec.schema) };
+  }
+  return entry.cli;
+}
+
+/** Runs `shorn ...args` in this process; resolves to `{ status, stderr }`. */
+async function shornCli(args) {
+  let stderr = '';
+  const write = process.stderr.write;
+  process.stderr.write = (chunk, encoding, callback) => {
+    stderr += chunk;
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (done) done();
+    return true;
+  };
+  let status;
+  try {
+    status = await cli.main(args);
+  } finally {
+    process.stderr.write = write;
+  }
+  return { status, stderr };
+}
+
+/** The library's verdict on one input: `{ status, output }` (output null when not compared). */
+function verdictOf(fn) {
+  try {
+    return { status: 0, output: fn() };
+  } catch (e) {
+    if (e instanceof cli.JsonSyntaxError) return { status: 1, output: null };
+    if (!(e instanceof ShornError)) throw new Failure('cli-verdict-threw', describeError(e));
+    return { status: e.code === 'ERR_SHORN_SCHEMA' ? 3 : 1, output: null, error: e };
+  }
+}
+
+function checkCli(what, r, expected, outFile, details) {
+  const output = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
+  const fail = (kind, message) => new Failure(kind, `${what}: ${message}`, { ...details, stderr: r.stderr.slice(0, 2000) });
+  if (r.status === 70) throw fail('cli-internal-error', `exit 70, the library says ${expected.status}`);
+  if (r.status !== expected.status) throw fail('cli-exit-code', `exit ${r.status}, the library says ${expected.status}${expected.error ? ` (${expected.error.code})` : ''}`);
+  if (what.startsWith('inspect')) {
+    // inspect shows the error in its dump, at its offset (checked below), not on stderr.
+    if (r.stderr !== '') throw fail('cli-stderr', 'inspect wrote to stderr');
+  } else if (r.status !== 0) {
+    const lines = r.stderr.trimEnd().split('\n');
+    if (lines.length > 2 || !lines.every((l) => l.startsWith('shorn: '))) throw fail('cli-error-not-one-line', 'the error is not one line (and a hint)');
+    // The message as the CLI prints it: on one line, control characters escaped.
+    if (expected.error && !lines[0].includes(expected.error.code) && !lines[0].includes(cli.comment(expected.error.message))) throw fail('cli-error-other', `the error is not the library's ${expected.error.code}`);
+  }
+  if (typeof expected.output === 'string' && output !== expected.output) throw fail('cli-output', `wrote ${JSON.stringify(output.slice(0, 300))}, the library gives ${JSON.stringify(expected.output.slice(0, 300))}`);
+  if (typeof expected.output === 'function') expected.output(output, fail);
+  count(`cli.${what}.exit-${r.status}`);
+  if (expected.error) count(`cli.${what}.${expected.error.code}`);
+}
+
+// A message for `entry`: a sample, a mutation of one, or random bytes.
+function cliMessage(entry) {
+  const list = samples.get(entry);
+  if (list.length === 0 || chance(0.2)) return randomBytes();
+  return chance(0.7) ? mutate(pick(list)) : pick(list);
+}
+
+// Frames of a few messages, sometimes with one byte changed.
+function cliFrames(entry) {
+  const parts = [];
+  for (let n = below(5); n > 0; n--) {
+    const m = cliMessage(entry);
+    let length = m.length;
+    const header = [];
+    do {
+      header.push((length & 0x7f) | (length > 0x7f ? 0x80 : 0));
+      length = Math.floor(length / 128);
+    } while (length > 0);
+    parts.push(Uint8Array.from(header), m);
+  }
+  const bytes = Buffer.concat(parts);
+  return chance(0.3) && bytes.length ? mutate(bytes) : bytes;
+}
+
+// JSON text for encode: a value of the schema in its JSON forms, a random JSON value, or
+// either with a character changed.
+function cliJson(entry, forms) {
+  let text;
+  try {
+    text = JSON.stringify(forms.toJson(randomValue(entry.schema, entry.defs)));
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined || chance(0.2)) text = JSON.stringify(jsonValue(0));
+  if (chance(0.15) && text.length) {
+    const at = below(text.length);
+    text = text.slice(0, at) + pick(['', '"', '1', '[', '}', '\u2028', '9999999999999999999999', 'null']) + text.slice(at + 1);
+  }
+  return text;
+}
+
+async function runCliOne(i) {
+  const entry = constrained.length && chance(0.25) ? pick(constrained) : pick(entries);
+  const { file: schema, codec, forms } = cliSchema(entry);
+  const input = path.join(cliDir, 'input');
+  const out = path.join(cliDir, 'output');
+  fs.rmSync(out, { force: true });
+  const op = below(100);
+  if (op < 25) {
+    currentOp = 'cli decode';
+    const bytes = cliMessage(entry);
+    const hexText = chance(0.3);
+    fs.writeFileSync(input, hexText ? `${hex(bytes)}\n` : bytes);
+    const expected = verdictOf(() => `${JSON.stringify(forms.toJson(codec.decode(bytes)))}\n`);
+    const r = await shornCli(['decode', '--schema', schema, input, '-o', out, ...(hexText ? ['--hex'] : [])]);
+    checkCli('decode', r, expected, out, { hex: hex(bytes) });
+  } else if (op < 40) {
+    currentOp = 'cli decode --stream';
+    const bytes = cliFrames(entry);
+    const maxFrameBytes = chance(0.2) ? below(8) : undefined;
+    fs.writeFileSync(input, bytes);
+    const options = maxFrameBytes === undefined ? {} : { maxFrameBytes };
+    const expected = verdictOf(() => codec.decodeFrames(bytes, options).map((v) => `${JSON.stringify(forms.toJson(v))}\n`).join(''));
+    // On a fault, the lines of the frames before it are written.
+    if (expected.error) expected.output = (output, fail) => {
+      const lines = output === '' ? 0 : output.split('\n').length - 1;
+      if (lines !== expected.error.frame) throw fail('cli-output', `wrote ${lines} lines before frame ${expected.error.frame}'s fault`);
+    };
+    const r = await shornCli(['decode', '--stream', '--schema', schema, input, '-o', out, ...(maxFrameBytes === undefined ? [] : ['--max-frame-bytes', String(maxFrameBytes)])]);
+    checkCli('decode-stream', r, expected, out, { hex: hex(bytes), maxFrameBytes });
+  } else if (op < 65) {
+    currentOp = 'cli encode';
+    // The text as the file holds it (a lone surrogate is written as U+FFFD).
+    fs.writeFileSync(input, cliJson(entry, forms));
+    const text = fs.readFileSync(input, 'utf8');
+    const expected = verdictOf(() => {
+      const [{ value }] = cli.parseValues(text, { ndjson: false, exactIntegers: forms.exact });
+      return `${hex(codec.encode(forms.fromJson(value)))}\n`;
+    });
+    const r = await shornCli(['encode', '--hex', '--schema', schema, input, '-o', out]);
+    checkCli('encode', r, expected, out, { json: text });
+  } else if (op < 80) {
+    currentOp = 'cli inspect';
+    const bytes = cliMessage(entry);
+    fs.writeFileSync(input, bytes);
+    const expected = verdictOf(() => codec.decode(bytes));
+    const summary = expected.status === 0 ? `# ${bytes.length} bytes; decodes` : `# ${bytes.length} bytes; does not decode: ${expected.error.code} at offset ${expected.error.offset}`;
+    expected.output = (output, fail) => {
+      if (!output.endsWith(`\n${summary}\n`) && output !== `${summary}\n`) throw fail('cli-output', `the dump does not end with ${JSON.stringify(summary)}`);
+    };
+    const r = await shornCli(['inspect', '--schema', schema, input, '-o', out]);
+    checkCli('inspect', r, expected, out, { hex: hex(bytes) });
+  } else if (op < 90) {
+    currentOp = 'cli inspect --stream';
+    const bytes = cliFrames(entry);
+    fs.writeFileSync(input, bytes);
+    const expected = verdictOf(() => codec.decodeFrames(bytes).length);
+    const wanted = expected.status === 0 ? `# ${bytes.length} bytes, ${expected.output} frame` : `# ${bytes.length} bytes; frame ${expected.error.frame} does not decode: ${expected.error.code}`;
+    expected.output = (output, fail) => {
+      const last = output.trimEnd().split('\n').at(-1);
+      if (!last.startsWith(wanted)) throw fail('cli-output', `the dump ends ${JSON.stringify(last)}, not ${JSON.stringify(wanted)}`);
+    };
+    const r = await shornCli(['inspect', '--stream', '--schema', schema, input, '-o', out]);
+    checkCli('inspect-stream', r, expected, out, { hex: hex(bytes) });
+  } else {
+    // infer --js: exit 0 with source that builds the schema infer prints, a schema that
+    // compiles and takes every sample; or exit 1 for samples no schema takes.
+    currentOp = 'cli infer';
+    const values = [];
+    for (let n = 1 + below(6); n > 0; n--) {
+      let json;
+      try {
+        json = forms.toJson(randomValue(entry.schema, entry.defs));
+      } catch {
+        json = jsonValue(0);
+      }
+      values.push(chance(0.8) && json !== undefined ? json : jsonValue(0));
+    }
+    fs.writeFileSync(input, values.map((v) => JSON.stringify(v)).join('\n'));
+    const text = fs.readFileSync(input, 'utf8');
+    const r = await shornCli(['infer', '--js', '--ndjson', input, '-o', out]);
+    const expected = { status: r.status === 1 ? 1 : 0, output: null };
+    expected.output = (output, fail) => {
+      if (r.status !== 0) return;
+      const module = { exports: {} };
+      new Function('require', 'module', output)(() => shorn, module);
+      const schema = JSON.parse(JSON.stringify(module.exports.Schema));
+      let inferred;
+      try {
+        inferred = compile(schema);
+      } catch (e) {
+        throw fail('cli-infer-schema-refused', describeError(e));
+      }
+      // Read as `shorn encode` reads them: integers beyond 2^53 exact where it takes them so.
+      const inferredForms = cli.formsFor(inferred.schema);
+      for (const { value: v } of cli.parseValues(text, { ndjson: true, exactIntegers: inferredForms.exact })) {
+        try {
+          inferred.encode(inferredForms.fromJson(v));
+        } catch (e) {
+          throw fail('cli-infer-refuses-sample', `${describeError(e)} for ${JSON.stringify(v).slice(0, 200)}`);
+        }
+      }
+    };
+    checkCli('infer', r, expected, out, { samples: values });
+  }
+}
+
+async function runCliTarget() {
+  const started = Date.now();
+  let lastProgress = started;
+  for (let i = 1; i <= CLI_RUNS; i++) {
+    try {
+      await runCliOne(i);
+    } catch (e) {
+      if (e instanceof Failure) e.details = { target: 'cli', ...(e.details || {}) };
+      // Counted apart from the library's failures, which `fail` counts.
+      const before = failures;
+      fail(e, i);
+      cliFailures += failures - before;
+      failures = before;
+    }
+    const now = Date.now();
+    if (now - lastProgress >= 5000 || i === CLI_RUNS) {
+      lastProgress = now;
+      const s = (now - started) / 1000;
+      process.stderr.write(`shorn fuzz (cli): ${i}/${CLI_RUNS} inputs, ${s.toFixed(1)} s, ${Math.round(i / s)}/s, ${cliFailures} failures\n`);
+    }
+  }
+  fs.rmSync(cliDir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------- main
+
+(async () => {
+  const started = Date.now();
+  let lastProgress = started;
+  if (TARGET !== 'cli') {
+    console.log(`shorn fuzz: ${RUNS} inputs, seed ${SEED}, ${entries.length} schemas (${fixed.length} fixed, ${entries.length - fixed.length} random), both marshallers`);
+    for (let i = 1; i <= RUNS; i++) {
+      try {
+        runOne(i);
+      } catch (e) {
+        fail(e, i);
+        try {
+          checkSentinel('a failure');
+        } catch (e2) {
+          fail(e2, i);
+          recoverFromKnown();
+        }
+      }
+      const now = Date.now();
+      if (now - lastProgress >= 5000 || i === RUNS) {
+        lastProgress = now;
+        const s = (now - started) / 1000;
+        process.stderr.write(`shorn fuzz: ${i}/${RUNS} inputs, ${s.toFixed(1)} s, ${Math.round(i / s)}/s, ${failures} failures, rss ${Math.round(process.memoryUsage.rss() / 2 ** 20)} MiB\n`);
+      }
+    }
+  }
+  if (CLI_RUNS > 0) {
+    console.log(`shorn fuzz (cli): ${CLI_RUNS} inputs, seed ${SEED}, ${entries.length} schemas, lib/cli/main.js in this process`);
+    await runCliTarget();
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const known = Object.keys(counts).filter((k) => k.startsWith('known:'));
+  console.log(`shorn fuzz summary (seed ${SEED}, ${seconds.toFixed(1)} s):`);
+  for (const key of Object.keys(counts).sort()) console.log(`  ${key.padEnd(44)} ${counts[key]}`);
+  if (TARGET !== 'cli') console.log(`${RUNS - failures} passed, ${failures} failed${known.length ? ` (known findings hit: ${known.map((k) => `${k.slice(6)} ×${counts[k]}`).join(', ')})` : ''}`);
+  if (CLI_RUNS > 0) console.log(`cli: ${CLI_RUNS - cliFailures} passed, ${cliFailures} failed`);
+  if (failures || cliFailures) console.log(`failing inputs: ${OUT}`);
+  process.exit(failures || cliFailures ? 1 : 0);
+})();
