@@ -73,9 +73,10 @@ test('NATS JetStream: producers on v1 and v2, two workers on one durable consume
   try {
     const jsm = await producerV1.jetstreamManager();
     await jsm.streams.add({ name: 'EVENTS', subjects: ['events.>'], storage: StorageType.File });
-    // A short ack_wait: an ack that never reached the server would show up, well inside the
-    // test, as a second delivery.
-    await jsm.consumers.add('EVENTS', { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: nanos(2000) });
+    // An ack that never reached the server shows as a second delivery once ack_wait has
+    // passed, or else as num_ack_pending below. 10 s, not less: a worker slowed down by a
+    // loaded machine must not see its messages redelivered while it holds them.
+    await jsm.consumers.add('EVENTS', { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: nanos(10_000) });
 
     // Each producer knows only its own version; the consumer side knows both.
     const writesV1 = createRegistry([V1]);
@@ -145,6 +146,14 @@ test('NATS JetStream: producers on v1 and v2, two workers on one durable consume
       m.ack();
     };
 
+    // The server says which messages it saw terminated (not merely acked), on an advisory
+    // subject; the subscription is in place before the first message is read.
+    const terminated = [];
+    const advisories = producerV1.subscribe('$JS.EVENT.ADVISORY.CONSUMER.MSG_TERMINATED.EVENTS.workers', {
+      callback: (error, m) => (error ? terminated.push(error) : terminated.push(m.json())),
+    });
+    await producerV1.flush();
+
     const done = () => received.size + faults.length >= total;
     const deadline = Date.now() + 60_000;
     const running = workers.map((nc, w) => work(nc.jetstream(), 'EVENTS', 'workers', handler(w), done, deadline));
@@ -190,13 +199,23 @@ test('NATS JetStream: producers on v1 and v2, two workers on one durable consume
     assert.equal(firstSeen[0].length + firstSeen[1].length, total);
 
     // The server agrees: every message acknowledged (or terminated), none waiting for an
-    // ack, and nothing comes back after ack_wait has passed.
+    // ack, and nothing left to deliver. Acks are sent without a reply; a flush makes sure
+    // the server has read them.
     for (const nc of workers) await nc.flush();
     const info = await jsm.consumers.info('EVENTS', 'workers');
     assert.equal(info.num_ack_pending, 0);
     assert.equal(info.num_pending, 0);
     assert.equal(info.ack_floor.stream_seq, total);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    // The server sends advisories from a loop of its own, after the term: wait for them, 5 s
+    // at most.
+    for (const until = Date.now() + 5000; terminated.length < bad.length && Date.now() < until; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    advisories.unsubscribe();
+    assert.deepStrictEqual(
+      terminated.map((a) => a.stream_seq).sort((a, b) => a - b),
+      bad.map((b) => seqOf.get(b.msgID)),
+    );
     const late = [];
     await work(workers[0].jetstream(), 'EVENTS', 'workers', (m) => late.push(m.seq), () => late.length > 0, Date.now() + 1500);
     assert.deepStrictEqual(late, []);
