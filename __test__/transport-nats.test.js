@@ -119,7 +119,7 @@ test('NATS JetStream: producers on v1 and v2, two workers on one durable consume
     // A worker's handler fails on these the first time (it naks), as if it had crashed
     // half-way: JetStream must deliver them again, and only them.
     const failOnce = new Set(['v1-100', 'v2-101', 'v2-3001']);
-    const received = new Map(); // stream sequence -> { value, worker, deliveries }
+    const received = new Map(); // stream sequence -> { value, deliveries }
     const firstSeen = [[], []]; // per worker, stream sequences of first deliveries in order
     const nakked = [];
     const faults = [];
@@ -142,7 +142,7 @@ test('NATS JetStream: producers on v1 and v2, two workers on one durable consume
         return;
       }
       if (received.has(m.seq)) twice.push(m.seq);
-      received.set(m.seq, { value, worker: w, deliveries: m.info.redeliveryCount });
+      received.set(m.seq, { value, deliveries: m.info.redeliveryCount });
       m.ack();
     };
 
