@@ -642,6 +642,150 @@ export type SafeDecodeResult<T> =
  */
 export declare function fromZod<Z extends ZodSchemaLike>(schema: Z): ZodDescriptor<Z['_zod']['output'], Z['_zod']['input']>;
 
+/** Options of `fromJsonSchema`. */
+export interface FromJsonSchemaOptions {
+  /**
+   * Schemas a `$ref` may name by `$id` outside the schema converted (Fastify's
+   * `app.addSchema`): an array of schemas with an `$id`, or an object of them by id.
+   */
+  readonly schemas?: ReadonlyArray<object> | { readonly [id: string]: unknown };
+  /** `'error'` (the default): a `format` shorn does not check is ERR_SHORN_SCHEMA; `'ignore'`: any string. */
+  readonly unknownFormats?: 'error' | 'ignore';
+}
+
+/**
+ * A descriptor made by `fromJsonSchema` from a JSON Schema of values `Output`: `Infer`
+ * gives `Output`, as it gives `z.infer` for `fromZod`.
+ */
+export type JsonSchemaDescriptor<Output = unknown> = Descriptor & FromZodTypes<Output, Output>;
+
+// The value type of a JSON Schema, read from its type: for a TypeBox 1.x schema it is
+// TypeBox's `Static` (each TypeBox type is the JSON Schema it emits, with a `~kind`, and
+// `~optional` and `~readonly` on properties); for one written `as const` (or passed inline,
+// which `const S` reads as literals), the same mapping; for one whose keywords TypeScript
+// knows only as `string`, `unknown`. `Defs`: the definitions `$ref` names (a TypeBox
+// Cyclic's `$defs`, or the root's `$defs` / `definitions`); `Root`: what `#` names.
+type JsonSchemaValueIn<S, Defs, Root> = S extends true
+  ? JsonValue
+  : S extends { readonly '~kind': 'Any' }
+    ? any
+    : S extends { readonly '~kind': 'Unknown' }
+      ? unknown
+      : S extends { readonly $defs: infer D; readonly $ref: infer R extends string }
+        ? R extends keyof D
+          ? JsonSchemaValueIn<D[R], D, Root>
+          : JsonSchemaRef<R, Defs, Root>
+        : S extends { readonly $ref: infer R extends string }
+          ? JsonSchemaRef<R, Defs, Root>
+          : S extends { readonly const: infer C }
+            ? C
+            : S extends { readonly enum: ReadonlyArray<infer E> }
+              ? E
+              : S extends { readonly anyOf: ReadonlyArray<infer V> }
+                ? JsonSchemaValueIn<V, Defs, Root>
+                : S extends { readonly oneOf: ReadonlyArray<infer V> }
+                  ? JsonSchemaValueIn<V, Defs, Root>
+                  : S extends { readonly allOf: readonly [infer V] }
+                    ? JsonSchemaValueIn<V, Defs, Root>
+                    : S extends { readonly type: infer T }
+                      ? JsonSchemaTyped<T extends ReadonlyArray<infer U> ? U : T, S, Defs, Root> | (S extends { readonly nullable: true } ? null : never)
+                      : S extends object
+                        ? keyof S extends never
+                          ? JsonValue
+                          : unknown
+                        : unknown;
+
+type JsonSchemaRef<R extends string, Defs, Root> = R extends '#'
+  ? JsonSchemaValueIn<Root, Defs, Root>
+  : R extends keyof Defs
+    ? JsonSchemaValueIn<Defs[R], Defs, Root>
+    : R extends `#/$defs/${infer N}` | `#/definitions/${infer N}`
+      ? N extends keyof Defs
+        ? JsonSchemaValueIn<Defs[N], Defs, Root>
+        : unknown
+      : unknown;
+
+type JsonSchemaTyped<T, S, Defs, Root> = T extends 'string'
+  ? string
+  : T extends 'integer' | 'number'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'null'
+        ? null
+        : T extends 'object'
+          ? JsonSchemaObject<S, Defs, Root>
+          : T extends 'array'
+            ? JsonSchemaArray<S, Defs, Root>
+            : unknown;
+
+type JsonSchemaArray<S, Defs, Root> = S extends { readonly prefixItems: infer P extends readonly unknown[] }
+  ? { -readonly [K in keyof P]: JsonSchemaValueIn<P[K], Defs, Root> }
+  : S extends { readonly items: infer P extends readonly unknown[] }
+    ? { -readonly [K in keyof P]: JsonSchemaValueIn<P[K], Defs, Root> }
+    : S extends { readonly items: false }
+      ? []
+      : S extends { readonly items: infer I }
+        ? JsonSchemaValueIn<I, Defs, Root>[]
+        : JsonValue[];
+
+// TypeBox marks a property optional with `~optional` (its `required` is computed from
+// that); a plain schema leaves it out of `required`. A property with a `default` may be
+// missing too (shorn fills it in), though it is always there after decode.
+type JsonSchemaRequired<S> = S extends { readonly required: ReadonlyArray<infer R> } ? R : never;
+type JsonSchemaOptionalKeys<S, P> = {
+  [K in keyof P]: P[K] extends { readonly '~optional': true }
+    ? K
+    : S extends { readonly '~kind': string }
+      ? never
+      : K extends JsonSchemaRequired<S>
+        ? never
+        : P[K] extends { readonly default: unknown }
+          ? never
+          : K;
+}[keyof P];
+type JsonSchemaReadonlyKeys<P> = { [K in keyof P]: P[K] extends { readonly '~readonly': true } ? K : never }[keyof P];
+
+type JsonSchemaObject<S, Defs, Root> = S extends { readonly patternProperties: infer P }
+  ? { [key: string]: JsonSchemaValueIn<P[keyof P], Defs, Root> }
+  : S extends { readonly properties: infer P }
+    ? keyof P extends never
+      ? object
+      : JsonSchemaFields<P, JsonSchemaOptionalKeys<S, P>, JsonSchemaReadonlyKeys<P>, Defs, Root>
+    : S extends { readonly additionalProperties: infer A extends object }
+      ? { [key: string]: JsonSchemaValueIn<A, Defs, Root> }
+      : { [key: string]: JsonValue };
+
+type JsonSchemaFields<P, O extends keyof P, R extends keyof P, Defs, Root> = Simplify<
+  { -readonly [K in Exclude<keyof P, O | R>]: JsonSchemaValueIn<P[K], Defs, Root> } & {
+    -readonly [K in Exclude<O, R>]?: JsonSchemaValueIn<P[K], Defs, Root>;
+  } & { readonly [K in Exclude<R, O>]: JsonSchemaValueIn<P[K], Defs, Root> } & {
+    readonly [K in R & O]?: JsonSchemaValueIn<P[K], Defs, Root>;
+  }
+>;
+
+/**
+ * The value type of JSON Schema `S`, as `fromJsonSchema` reads it: TypeBox's `Static<S>`
+ * for a TypeBox 1.x schema; for a plain schema known as literals (`as const`), what it
+ * describes; `unknown` where TypeScript does not know the keywords.
+ */
+export type JsonSchemaValue<S> = JsonSchemaValueIn<
+  S,
+  (S extends { readonly $defs: infer D } ? D : {}) & (S extends { readonly definitions: infer D } ? D : {}),
+  S
+>;
+
+/**
+ * The shorn descriptor of a JSON Schema (draft 2020-12 or draft-07, the subset Fastify and
+ * TypeBox 1.x produce; docs/JSON-SCHEMA.md): objects, strings with their lengths,
+ * patterns and formats, integers (the narrowest shorn integer that holds the bounds),
+ * numbers, booleans, null, nullable types, enums, consts, arrays, tuples, records, unions,
+ * discriminated unions, `$ref` (recursion included) and defaults. Anything else is
+ * ERR_SHORN_SCHEMA naming the keyword and its JSON Pointer. `Infer` of the result is
+ * TypeBox's `Static` of a TypeBox schema.
+ */
+export declare function fromJsonSchema<const S>(schema: S, options?: FromJsonSchemaOptions): JsonSchemaDescriptor<JsonSchemaValue<S>>;
+
 /** Reads one writer schema's bytes as values of the reader's schema. */
 export interface Reader<D extends Descriptor = Descriptor> {
   decode(bytes: Uint8Array): Infer<D>;

@@ -733,7 +733,6 @@ function array(schema, pointer, base, cx) {
   if ((minItems ?? 0) < n) {
     throw refuse(pointer + (minItems === undefined ? '' : segment('minItems')), 'a tuple whose last items may be missing', `a shorn tuple has every item: add minItems: ${n}`, 'minItems');
   }
-  if (maxItems !== undefined && maxItems < n) throw refuseKeyword(pointer, 'maxItems', `under the ${n} items the tuple must have: no array is valid`);
   if (minItems !== undefined && minItems > n) throw refuseKeyword(pointer, 'minItems', `over the ${n} items the tuple may have: no array is valid`);
   return t.tuple(prefix.map((s, k) => convert(s, `${pointer}${segment(prefixKey)}/${k}`, base, cx)));
 }
