@@ -1,0 +1,449 @@
+'use strict';
+// shorn over HTTP, for clients and the server integrations alike (docs/INTEGRATIONS.md):
+// the media types, an RFC 9110 parser of Content-Type and Accept, the choice of a reader by
+// fingerprint, the JSON forms of a schema's values, and `send` / `receive` around `fetch`.
+//
+// Runtime-neutral: nothing here requires a Node built-in at load time, and bodies are
+// Uint8Arrays and text read with TextDecoder, so the module runs wherever fetch does
+// (browsers, Deno, Bun, Node). The modules it needs for errors and JSON forms are required
+// on first use: they come with the codec a caller passes in, which has loaded them already.
+
+const MEDIA_TYPE = 'application/x-shorn';
+const FRAMES_MEDIA_TYPE = 'application/x-shorn-frames';
+const JSON_MEDIA_TYPE = 'application/json';
+// What `send` asks for: shorn first, JSON for a server that does not speak it (yet).
+const ACCEPT = `${MEDIA_TYPE}, ${JSON_MEDIA_TYPE};q=0.5`;
+
+let modules;
+function shorn() {
+  if (modules === undefined) {
+    const index = require('../index.js');
+    modules = {
+      compile: index.compile,
+      Codec: index.Codec,
+      ShornError: index.ShornError,
+      formsFor: require('./cli/forms').formsFor,
+      json: require('./cli/json'),
+    };
+  }
+  return modules;
+}
+
+// ---- media types (RFC 9110, sections 5.6 and 8.3.1) ----
+
+// tchar: "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|"
+// / "~" / DIGIT / ALPHA.
+const TCHAR = new Uint8Array(128);
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TCHAR[c.charCodeAt(0)] = 1;
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const SEMICOLON = 0x3b;
+const EQUALS = 0x3d;
+const SLASH = 0x2f;
+const COMMA = 0x2c;
+
+function skipSpace(s, i) {
+  while (i < s.length && (s.charCodeAt(i) === SPACE || s.charCodeAt(i) === TAB)) i++;
+  return i;
+}
+
+function tokenEnd(s, i) {
+  while (i < s.length && TCHAR[s.charCodeAt(i)] === 1) i++;
+  return i;
+}
+
+// qdtext and the second char of a quoted-pair: HTAB, SP, visible ASCII, obs-text.
+function quotable(c) {
+  return c === TAB || (c >= SPACE && c !== 0x7f && c <= 0xff);
+}
+
+/**
+ * One media type from `s` at `i`: `type "/" subtype *( OWS ";" OWS [ name "=" value ] )`,
+ * values tokens or quoted strings with backslash escapes. Stops at the end, or before
+ * `stop` (a comma, in a list). Names and the type are lowercased; values are kept as sent.
+ * `{ type, params, end }`, or null when malformed (a repeated parameter included: which
+ * one a peer would use is unknowable).
+ */
+function mediaTypeAt(s, i, stop) {
+  i = skipSpace(s, i);
+  let j = tokenEnd(s, i);
+  if (j === i || s.charCodeAt(j) !== SLASH) return null;
+  const k = tokenEnd(s, j + 1);
+  if (k === j + 1) return null;
+  const type = s.slice(i, k).toLowerCase();
+  const params = Object.create(null);
+  i = k;
+  for (;;) {
+    i = skipSpace(s, i);
+    if (i === s.length || s.charCodeAt(i) === stop) break;
+    if (s.charCodeAt(i) !== SEMICOLON) return null;
+    i = skipSpace(s, i + 1);
+    // An empty parameter (`a/b;;c=d`, or a trailing `;`) is allowed.
+    if (i === s.length || s.charCodeAt(i) === SEMICOLON || s.charCodeAt(i) === stop) continue;
+    j = tokenEnd(s, i);
+    if (j === i || s.charCodeAt(j) !== EQUALS) return null;
+    const name = s.slice(i, j).toLowerCase();
+    i = j + 1;
+    let value;
+    if (s.charCodeAt(i) === QUOTE) {
+      value = '';
+      let from = ++i;
+      for (;;) {
+        if (i === s.length) return null;
+        const c = s.charCodeAt(i);
+        if (c === QUOTE) break;
+        if (c === BACKSLASH) {
+          if (i + 1 === s.length || !quotable(s.charCodeAt(i + 1))) return null;
+          value += s.slice(from, i);
+          from = ++i;
+        } else if (!quotable(c)) return null;
+        i++;
+      }
+      value += s.slice(from, i);
+      i++;
+    } else {
+      j = tokenEnd(s, i);
+      if (j === i) return null;
+      value = s.slice(i, j);
+      i = j;
+    }
+    if (name in params) return null;
+    params[name] = value;
+  }
+  return { type, params, end: i };
+}
+
+/**
+ * The media type of a Content-Type header: `{ type, params }` with `type` lowercased
+ * (`application/x-shorn`) and `params` by lowercased name, values unquoted; null when the
+ * header is missing or malformed.
+ */
+function parseContentType(header) {
+  if (typeof header !== 'string') return null;
+  const parsed = mediaTypeAt(header, 0, -1);
+  if (parsed === null || skipSpace(header, parsed.end) !== header.length) return null;
+  return { type: parsed.type, params: parsed.params };
+}
+
+// A weight: "0" to "1" with at most three decimals (RFC 9110, 12.4.2).
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * The media ranges of an Accept header, in the order sent: `{ type, params, q }` with `q`
+ * taken out of `params` (1 when absent). A malformed range is left out, as a proxy would
+ * leave out a range it cannot read; a missing header is `[]`.
+ */
+function parseAccept(header) {
+  const ranges = [];
+  if (typeof header !== 'string') return ranges;
+  let i = 0;
+  while (i < header.length) {
+    i = skipSpace(header, i);
+    if (header.charCodeAt(i) === COMMA) {
+      i++;
+      continue;
+    }
+    if (i === header.length) break;
+    const range = mediaTypeAt(header, i, COMMA);
+    if (range === null) {
+      i = nextListItem(header, i);
+      continue;
+    }
+    i = range.end;
+    let q = 1;
+    if (range.params.q !== undefined) {
+      if (!QVALUE.test(range.params.q)) continue;
+      q = Number(range.params.q);
+      delete range.params.q;
+    }
+    ranges.push({ type: range.type, params: range.params, q });
+  }
+  return ranges;
+}
+
+// The index after the comma that ends the list item at `i` (commas in quotes skipped).
+function nextListItem(s, i) {
+  let quoted = false;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (quoted && c === BACKSLASH) i++;
+    else if (c === QUOTE) quoted = !quoted;
+    else if (c === COMMA && !quoted) return i + 1;
+  }
+  return i;
+}
+
+/** `media; fingerprint=<16 hex>` for `codec`. */
+function contentType(media, codec) {
+  return `${media}; fingerprint=${codec.fingerprint}`;
+}
+
+// ---- readers by fingerprint ----
+
+function optionError(message) {
+  return new (shorn().ShornError)('ERR_SHORN_SCHEMA', message);
+}
+
+function isRegistry(x) {
+  return x !== null && typeof x === 'object' && typeof x.fingerprintOf === 'function' && x.byFingerprint instanceof Map;
+}
+
+function asCodec(schema, what) {
+  const { Codec, compile } = shorn();
+  if (schema instanceof Codec) return schema;
+  if (schema !== null && typeof schema === 'object' && typeof schema.type === 'string') return compile(schema);
+  throw optionError(`${what}: expected a codec or a descriptor, found ${schema === null ? 'null' : typeof schema}`);
+}
+
+/**
+ * What a body may be read as: `current` (the codec values are read as, and JSON is
+ * checked against) and `readers`, the reader of each writer fingerprint known. `spec` is a
+ * codec (or a descriptor), an array of versions `[V1, V2, ...]` read as the last one, or a
+ * registry from `createRegistry` (its schemas in the order added, read as the last).
+ */
+function readerTable(spec, what = 'body') {
+  let versions;
+  if (Array.isArray(spec)) {
+    if (spec.length === 0) throw optionError(`${what}: an array of versions needs at least one schema`);
+    versions = spec;
+  } else if (isRegistry(spec)) {
+    versions = [...spec.byFingerprint.values()];
+    if (versions.length === 0) throw optionError(`${what}: the registry has no schemas`);
+  } else {
+    versions = [spec];
+  }
+  const current = asCodec(versions[versions.length - 1], what);
+  const readers = new Map();
+  for (const version of versions) {
+    const reader = current.reader(version === versions[versions.length - 1] ? current : version);
+    readers.set(reader.writerFingerprint, reader);
+  }
+  return { current, readers, fingerprints: [...readers.keys()] };
+}
+
+// receive() is called per response, often with a fresh array literal (`[V1, V2]`): tables
+// are cached by the last version, then checked against the others, so a reader (its
+// generated code) is made once per set of versions, not once per call.
+const tables = new WeakMap();
+function cachedTable(spec) {
+  if (!Array.isArray(spec)) {
+    let table = tables.get(spec);
+    if (table === undefined) tables.set(spec, (table = readerTable(spec, 'receive')));
+    return table;
+  }
+  const last = spec[spec.length - 1];
+  if (last === null || typeof last !== 'object') return readerTable(spec, 'receive');
+  let held = tables.get(last);
+  if (held === undefined || !Array.isArray(held.versions)) tables.set(last, (held = { versions: [], table: undefined }));
+  if (held.table === undefined || held.versions.length !== spec.length || held.versions.some((v, k) => v !== spec[k])) {
+    held.table = readerTable(spec, 'receive');
+    held.versions = spec.slice();
+  }
+  return held.table;
+}
+
+/**
+ * The reader for `fingerprint` (a Content-Type parameter, any case; none: the current
+ * version), or undefined when the table knows no such writer.
+ */
+function readerFor(table, fingerprint) {
+  if (fingerprint === undefined) return table.readers.get(table.current.fingerprint);
+  return table.readers.get(fingerprint.toLowerCase());
+}
+
+// ---- JSON forms ----
+
+// Per codec: JSON text to a checked value, and a value to JSON text, in the JSON forms of
+// docs/FORMAT.md (bigints beyond 2^53 as digit strings, dates as ISO strings, maps as
+// pairs, typed arrays as arrays, bytes as base64), the ones the command line reads.
+const jsonByCodec = new WeakMap();
+
+function jsonForms(codec) {
+  let forms = jsonByCodec.get(codec);
+  if (forms === undefined) {
+    const { formsFor, json, ShornError } = shorn();
+    const { exact, toJson, fromJson } = formsFor(codec.schema);
+    const invalid = (result) => {
+      const [first] = result.issues;
+      const error = new ShornError('ERR_SHORN_INVALID', first.message, { path: first.path });
+      error.issues = result.issues;
+      return error;
+    };
+    forms = {
+      /** The value JSON `text` stands for, checked against the schema. */
+      parse(text) {
+        let parsed;
+        try {
+          // An int64 or uint64 field needs its integers exact, which JSON.parse rounds.
+          parsed = exact ? json.parse(text, { exactIntegers: true }) : JSON.parse(text);
+        } catch (e) {
+          // JSON.parse's message often has no position (Node 20); the parser of the
+          // command line says where, and is only run for a body that failed.
+          const where = e instanceof json.JsonSyntaxError ? e : json.syntaxError(text);
+          const reason = where === null ? e.message : where.message;
+          throw new ShornError('ERR_SHORN_MALFORMED', `invalid JSON: ${reason}`, { offset: where === null ? undefined : where.offset });
+        }
+        return this.fromJson(parsed);
+      },
+      /** The value a parsed JSON value stands for, checked against the schema. */
+      fromJson(parsed) {
+        const value = fromJson(parsed);
+        const result = codec.check(value);
+        if (!result.ok) throw invalid(result);
+        return value;
+      },
+      /** `value` as JSON text; ERR_SHORN_INVALID with its path if it breaks the schema. */
+      stringify(value) {
+        const result = codec.check(value);
+        if (!result.ok) throw invalid(result);
+        return JSON.stringify(toJson(value));
+      },
+    };
+    jsonByCodec.set(codec, forms);
+  }
+  return forms;
+}
+
+// ---- the client ----
+
+/**
+ * `{ body, headers }` to spread into fetch's init: `value` encoded with `codec` (with
+ * `frames`, `value` is an iterable of values, framed), its Content-Type with the codec's
+ * fingerprint, and an Accept that prefers shorn and takes JSON.
+ */
+function send(codec, value, options = {}) {
+  if (options === null || typeof options !== 'object') throw optionError('send: options must be an object');
+  const frames = options.frames === true;
+  const body = frames ? codec.encodeFrames(value) : codec.encode(value);
+  return {
+    body,
+    headers: { 'content-type': contentType(frames ? FRAMES_MEDIA_TYPE : MEDIA_TYPE, codec), accept: ACCEPT },
+  };
+}
+
+// A fetch Response, or a Node IncomingMessage (http.request's, or a server's request).
+function responseParts(response) {
+  if (response !== null && typeof response === 'object') {
+    if (typeof response.arrayBuffer === 'function' && response.headers !== null && typeof response.headers.get === 'function') {
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        encoding: null, // fetch has decoded it
+        bytes: async () => new Uint8Array(await response.arrayBuffer()),
+      };
+    }
+    if (typeof response.statusCode === 'number' && typeof response[Symbol.asyncIterator] === 'function') {
+      return {
+        status: response.statusCode,
+        type: response.headers['content-type'],
+        encoding: response.headers['content-encoding'],
+        bytes: () => collect(response),
+      };
+    }
+  }
+  throw optionError('receive: expected a fetch Response or a Node IncomingMessage');
+}
+
+async function collect(stream) {
+  const chunks = [];
+  let length = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+    chunks.push(bytes);
+    length += bytes.length;
+  }
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function textOf(bytes) {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new (shorn().ShornError)('ERR_SHORN_MALFORMED', 'invalid JSON: the body is not UTF-8');
+  }
+}
+
+// The error for a non-2xx answer: the server's `{ error, code, path, offset, frame }` when
+// it sent one (shorn's integrations and Fastify do), else ERR_SHORN_HTTP.
+function answerError(status, type, bytes) {
+  const { ShornError } = shorn();
+  let answer = null;
+  const parsed = parseContentType(type);
+  if (parsed !== null && (parsed.type === JSON_MEDIA_TYPE || parsed.type.endsWith('+json'))) {
+    try {
+      answer = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      answer = null;
+    }
+  }
+  const said = answer !== null && typeof answer === 'object' ? answer : {};
+  const text = typeof said.error === 'string' ? said.error : typeof said.message === 'string' ? said.message : new TextDecoder().decode(bytes.subarray(0, 200));
+  const code = typeof said.code === 'string' ? said.code : 'ERR_SHORN_HTTP';
+  const error = new ShornError(code, `HTTP ${status}${text === '' ? '' : `: ${text}`}`, {
+    path: typeof said.path === 'string' ? said.path : undefined,
+    offset: typeof said.offset === 'number' ? said.offset : undefined,
+  });
+  error.status = status;
+  if (typeof said.frame === 'number') error.frame = said.frame;
+  if (Array.isArray(said.accept)) error.accept = said.accept;
+  error.body = answer;
+  return error;
+}
+
+/**
+ * The value of `response` (a fetch Response or a Node IncomingMessage), read with
+ * `codecOrVersions` (a codec, or versions `[V1, V2]` of which any is read as the last):
+ * a shorn body by the reader of its fingerprint, frames as an array of values, JSON in its
+ * JSON forms, checked. A non-2xx answer is a ShornError with `status` and the server's
+ * `code`, `path`, `offset` and `frame`.
+ */
+async function receive(codecOrVersions, response) {
+  const parts = responseParts(response);
+  const table = cachedTable(codecOrVersions);
+  const { ShornError } = shorn();
+  if (parts.encoding !== undefined && parts.encoding !== null && parts.encoding !== 'identity') {
+    throw new ShornError('ERR_SHORN_MEDIA_TYPE', `receive: the body has Content-Encoding ${parts.encoding}; read it with fetch (which decodes it) or decompress it first`);
+  }
+  const bytes = await parts.bytes();
+  if (parts.status < 200 || parts.status > 299) throw answerError(parts.status, parts.type, bytes);
+  const parsed = parseContentType(parts.type);
+  const type = parsed === null ? null : parsed.type;
+  if (type === MEDIA_TYPE || type === FRAMES_MEDIA_TYPE) {
+    const reader = readerFor(table, parsed.params.fingerprint);
+    if (reader === undefined) {
+      const error = new ShornError('ERR_SHORN_UNKNOWN_SCHEMA', `receive: the body was written with schema ${parsed.params.fingerprint}, not one of ${table.fingerprints.join(', ')}`);
+      error.fingerprint = parsed.params.fingerprint;
+      throw error;
+    }
+    return type === MEDIA_TYPE ? reader.decode(bytes) : reader.decodeFrames(bytes);
+  }
+  if (type === JSON_MEDIA_TYPE) return jsonForms(table.current).parse(textOf(bytes));
+  throw new ShornError('ERR_SHORN_MEDIA_TYPE', `receive: expected ${MEDIA_TYPE}, ${FRAMES_MEDIA_TYPE} or ${JSON_MEDIA_TYPE}, found ${parts.type === undefined || parts.type === null ? 'no Content-Type' : JSON.stringify(parts.type)}`);
+}
+
+module.exports = {
+  MEDIA_TYPE,
+  FRAMES_MEDIA_TYPE,
+  JSON_MEDIA_TYPE,
+  ACCEPT,
+  parseContentType,
+  parseAccept,
+  contentType,
+  send,
+  receive,
+  readerTable,
+  readerFor,
+  jsonForms,
+};
