@@ -1669,6 +1669,8 @@ function fail(e, i) {
 // ---------------------------------------------------------------- the CLI target
 
 const cliDir = CLI_RUNS > 0 ? fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-fuzz-cli-')) : null;
+// Removed however the run ends (process.exit, a harness error that escapes).
+if (cliDir !== null) process.on('exit', () => fs.rmSync(cliDir, { recursive: true, force: true }));
 const cli = CLI_RUNS > 0 ? { main: require('../lib/cli/main').main, comment: require('../lib/cli/source').comment, ...require('../lib/cli/forms'), ...require('../lib/cli/json') } : null;
 let cliFailures = 0;
 
@@ -1920,7 +1922,6 @@ async function runCliTarget() {
       process.stderr.write(`shorn fuzz (cli): ${i}/${CLI_RUNS} inputs, ${s.toFixed(1)} s, ${Math.round(i / s)}/s, ${cliFailures} failures\n`);
     }
   }
-  fs.rmSync(cliDir, { recursive: true, force: true });
 }
 
 // ---------------------------------------------------------------- main
