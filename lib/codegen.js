@@ -9,6 +9,7 @@ const { TYPES } = require('./types');
 const { pathKey } = require('./errors');
 const rt = require('./runtime');
 const { literalKey } = require('./types/object');
+const { MAX_FUNCTION_NODES } = require('./walk');
 
 // A path as generated code: static text and loop variables, rendered as a JS expression
 // only inside `throw` statements, so the happy path never builds a path string.
@@ -83,6 +84,9 @@ class Generator {
     // In a large schema, the JS write's functions for the variants of its unions
     // (`writeApart`).
     this.writeFunctions = [];
+    // The parts of a wide schema that generated code hands to the generic marshaller
+    // (lib/walk.js, `analyze`), as it hands recursive and json values.
+    this.handedOff = info.handedOff;
     // The descriptors put or taken in the function being generated, against
     // MAX_FUNCTION_NODES, and the path of the one it is for (`count`).
     this.nodes = 0;
@@ -145,7 +149,8 @@ class Generator {
   }
 
   slots(d) {
-    return TYPES.get(d.type).slots(d, this);
+    // A hand-off makes its own room (`handOffPut`).
+    return this.handedOff.has(d) ? 0 : TYPES.get(d.type).slots(d, this);
   }
 
   pathOf(d) {
@@ -261,6 +266,11 @@ class Generator {
 
   put(d, x, path, room, shown = d) {
     this.count();
+    if (this.handedOff.has(d)) {
+      this.handOffPut(d, x, path);
+      this.room(room);
+      return;
+    }
     if (this.helps(d, shown)) return this.putHelper(d, x, path, room);
     this.level++;
     TYPES.get(d.type).emitPut(this, d, x, path, room, shown);
@@ -297,6 +307,8 @@ class Generator {
   /** Emits the decoding of `d`; returns a name or an expression for its value. */
   take(d) {
     this.count();
+    // (In a reader of another schema's bytes, the generic marshaller has the overrides too.)
+    if (this.handedOff.has(d)) return this.handOffTake(d);
     const o = this.overrides === null ? undefined : this.overrides.get(d);
     if (o === undefined && this.helps(d, d)) return this.takeHelper(d);
     this.level++;
@@ -332,7 +344,7 @@ class Generator {
 
   /** A boolean expression: whether `x` is a valid value of `d`. */
   test(d, x) {
-    return TYPES.get(d.type).emitTest(this, d, x);
+    return this.handedOff.has(d) ? `G.test(${this.constant(d)}, ${x})` : TYPES.get(d.type).emitTest(this, d, x);
   }
 
   /**
@@ -506,7 +518,7 @@ class Generator {
   /** Emits the JS write of `x` as a `d` (`fastPut`); false if its type has none. */
   write(d, x) {
     const type = TYPES.get(d.type);
-    return type.emitWrite !== undefined && type.emitWrite(this, d, x) === true;
+    return type.emitWrite !== undefined && !this.handedOff.has(d) && type.emitWrite(this, d, x) === true;
   }
 
   /**
@@ -573,7 +585,7 @@ class Generator {
   /** The JS read of `d` (`fastTake`): an expression, or null if its type has none. */
   read(d) {
     const type = TYPES.get(d.type);
-    return type.emitRead === undefined ? null : type.emitRead(this, d);
+    return type.emitRead === undefined || this.handedOff.has(d) ? null : type.emitRead(this, d);
   }
 
   /**
@@ -677,22 +689,12 @@ function tooLarge(body) {
   return length > FAST_SOURCE_MAX;
 }
 
-// The most descriptors that one generated function may put or take (not counting those in
-// the helper functions it calls): more would pass V8's limits. V8 gives every local of a
-// function its own 8-byte register in the frame, for the whole call: an object of 10,000
-// uint8 fields had a decode frame of 160 KB, and 62,800 overflowed Node's ~984 KB stack on
-// use; at 65,535 fields, the constructor of its decoded objects (`construct`) took more
-// than V8's 65,534 parameters (a SyntaxError at compile). Frames measured up to ~20 bytes
-// a descriptor (an object of 2,000 fields of arrays of uint8, 4,001 descriptors: 80 KB),
-// so 2,048 keep one within ~40 KB; the benchmark's schemas have at most ~700 descriptors
-// in all (github_events), split into functions of far fewer. A schema past it is
-// marshalled by the generic marshaller (lib/generic.js), as with `codegen: false`.
-const MAX_FUNCTION_NODES = 2048;
-
 /**
- * A schema too wide for generated code (MAX_FUNCTION_NODES). An EvalError, as code
- * generation that is not allowed is: `compile` uses the generic marshaller instead, or,
- * given `codegen: true`, refuses the schema with ERR_SHORN_SCHEMA and this message.
+ * A function over MAX_FUNCTION_NODES (lib/walk.js) that `analyze` did not foresee: the
+ * parts it hands off keep every function within it, so this is a safety net, not a path
+ * any schema the tests know takes. An EvalError, as code generation that is not allowed
+ * is: `compile` uses the generic marshaller for the whole schema instead, or, given
+ * `codegen: true`, refuses it with ERR_SHORN_SCHEMA and this message.
  */
 class TooWide extends EvalError {
   constructor(path) {

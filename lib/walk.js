@@ -26,6 +26,18 @@ const MAX_ARGS = 16;
 // github_events (~700) made functions V8 optimized late or never; nestedEvent has 16.
 const SPLIT_NODES = 120;
 
+// The most descriptors that one generated function may put or take (not counting those in
+// the helper functions it calls): more would pass V8's limits. V8 gives every local of a
+// function its own 8-byte register in the frame, for the whole call: an object of 10,000
+// uint8 fields had a decode frame of 160 KB, and 62,800 overflowed Node's ~984 KB stack on
+// use; at 65,535 fields, the constructor of its decoded objects (lib/codegen.js,
+// `construct`) took more than V8's 65,534 parameters (a SyntaxError at compile). Frames
+// measured up to ~20 bytes a descriptor (an object of 2,000 fields of arrays of uint8,
+// 4,001 descriptors: 80 KB), so 2,048 keep one within ~40 KB; the benchmark's schemas
+// have at most ~700 descriptors in all (github_events), split into functions of far
+// fewer. A part of a schema past it is handed to the generic marshaller (`handedOff`).
+const MAX_FUNCTION_NODES = 2048;
+
 /**
  * Calls `visit(d, path, def)` for `d` and every descriptor under it, parents first. A
  * descriptor deeper than MAX_DEPTH is ERR_SHORN_SCHEMA; one met again inside itself (a
@@ -51,8 +63,11 @@ function walk(d, visit, path = '$', depth = 0, open = new Set()) {
  * `paths` (node -> its static path, `[]` for any item), `refs` (ref node -> the
  * recursive node it names), `layout` (strings and byte arrays as positional arguments
  * when their number is fixed and small, else one concatenated string and one array),
- * `uses64` (int64/uint64 present), `handsOff` (recursive or json present), `split` (a
- * large schema, generated as one function per object shape).
+ * `uses64` (int64/uint64 present), `handsOff` (recursive, json or a part handed off
+ * present), `split` (a large schema, generated as one function per object shape),
+ * `handedOff` (the nodes generated code hands to the generic marshaller as it hands
+ * recursive and json values: each smallest part whose descriptors would be more than
+ * MAX_FUNCTION_NODES in one generated function).
  */
 function analyze(descriptor) {
   const paths = new Map();
@@ -64,8 +79,14 @@ function analyze(descriptor) {
   let handsOff = false;
   let nodes = 0;
   const scopes = [];
-  (function visit(d, path, inVariable, depth) {
-    if (depth > MAX_DEPTH) return;
+  const handedOff = new Set();
+  // Returns how many descriptors `d` puts in its parent's generated function: 1 for a
+  // hand-off or a call of a helper function (an object of 3 or more fields below the
+  // root, but not under a nullable, which generates it inline: lib/codegen.js, `helps`;
+  // a schema with any part over MAX_FUNCTION_NODES is split), else its own and those
+  // of its children.
+  (function visit(d, path, inVariable, depth, underNullable) {
+    if (depth > MAX_DEPTH) return 1;
     const def = TYPES.get(d.type);
     nodes++;
     paths.set(d, path);
@@ -84,16 +105,33 @@ function analyze(descriptor) {
           break;
         }
       }
-      return;
+      return 1;
     }
     if (d.type === 'recursive') scopes.push(d);
-    for (const [child, segment] of def.children(d)) visit(child, path + segment, inVariable || def.variable === true, depth + 1);
-    if (d.type === 'recursive') scopes.pop();
-  })(descriptor, '$', false, 0);
+    let inline = 1;
+    for (const [child, segment] of def.children(d)) {
+      inline += visit(child, path + segment, inVariable || def.variable === true, depth + 1, d.type === 'nullable');
+    }
+    if (d.type === 'recursive') {
+      scopes.pop();
+      return 1;
+    }
+    // A nullable's own error names its inner type with null (`expected object or null`),
+    // which the generic marshaller says only when handed the nullable.
+    if (inline > MAX_FUNCTION_NODES || (d.type === 'nullable' && handedOff.delete(d.of))) {
+      handedOff.add(d);
+      return 1;
+    }
+    return depth > 0 && !underNullable && d.type === 'object' && d.fields.length >= 3 ? 1 : inline;
+  })(descriptor, '$', false, 0, false);
+  if (handedOff.size > 0) {
+    handsOff = true;
+    fixed = false;
+  }
   const split = nodes > SPLIT_NODES;
   // Helper functions pass strings on in one concatenated string.
   const positional = fixed && strings + blobs <= MAX_ARGS && !split;
-  return { paths, refs, layout: { positional, strings, blobs }, uses64, handsOff, split };
+  return { paths, refs, layout: { positional, strings, blobs }, uses64, handsOff, split, handedOff };
 }
 
-module.exports = { walk, analyze, tooDeep, MAX_ARGS, MAX_SCHEMA_DEPTH: MAX_DEPTH };
+module.exports = { walk, analyze, tooDeep, MAX_ARGS, MAX_SCHEMA_DEPTH: MAX_DEPTH, MAX_FUNCTION_NODES };
