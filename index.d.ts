@@ -492,10 +492,10 @@ export interface CompileOptions {
   /**
    * `'auto'` (default): generate per-schema JS with `new Function`, or use the generic
    * marshaller where code generation is forbidden (strict CSP). `false` forces the generic
-   * path, `true` requires generation. Both give identical bytes. A schema too wide for
-   * generated code (more than 2,048 descriptors in one generated function: an object of
-   * over ~2,000 fields, a union of over ~2,000 variants, or ~1,000 objects of one or two
-   * fields) takes the generic path under `'auto'`, and is ERR_SHORN_SCHEMA under `true`.
+   * path, `true` requires generation. Both give identical bytes. A part of a schema too
+   * wide for one generated function (more than 2,048 descriptors: an object of over ~2,000
+   * fields, a union of over ~2,000 variants) is marshalled by the generic marshaller from
+   * the generated code, as recursive and `json` values are.
    */
   codegen?: boolean | 'auto';
 }
