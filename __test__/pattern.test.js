@@ -227,8 +227,9 @@ describe('V8 runs a pattern only where its backtracking is provably linear', () 
       ['^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}$', true],
       ['abc|d', true],
       ['^a*|^b+c', true],
-      // V8 takes quadratic time on 'a@' + 'a.'.repeat(n): three loops along a path.
+      // Three loops along a path: past what the rule proves (V8 happens to be linear here).
       ['^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', false],
+      // A loop, unanchored: V8 took 6.8 s on 'a'.repeat(40_000) + '!'.
       ['[a-z]+$', false],
       ['^a*|b*$', false],
       ['^a*b*$', false],

@@ -4,12 +4,13 @@
 // A pattern is the source of a JS RegExp tested without flags, as Zod tests it, so the
 // contract is V8's answer to `new RegExp(source).test(s)`. V8 answers by backtracking,
 // which takes exponential time on `^(a+)+$` against 'aaa…a!' (1.05 s for 27 characters,
-// issue 37), and a decoder must not hang on the bytes it is sent. Here V8 only judges the
-// syntax; the pattern is parsed again with the same (non-unicode, Annex B) grammar and
-// compiled to an NFA over UTF-16 code units, which a lazily built DFA runs: O(n·m) for a
-// string of n units and an NFA of m nodes, and one cached table step per unit once the
-// DFA states a string visits are built. `test` needs no captures, so greedy or lazy
-// quantifiers and the order of alternatives change nothing.
+// issue 37), and a decoder must not hang on the bytes it is sent. Here V8 judges the
+// syntax, and runs only what it provably runs in linear time (`linearByBacktracking`);
+// the pattern is parsed again with the same (non-unicode, Annex B) grammar and compiled
+// to an NFA over UTF-16 code units, which a lazily built DFA runs: O(n·m) for a string of
+// n units and an NFA of m nodes, and one cached table step per unit once the DFA states
+// a string visits are built. `test` needs no captures, so greedy or lazy quantifiers and
+// the order of alternatives change nothing.
 //
 // Lookarounds are position predicates when nothing refers back into them: `(?=R)` holds
 // at i when R matches some s[i..j), which one backward scan of reversed R (started at
@@ -18,7 +19,7 @@
 // make the language non-regular and are refused, as are patterns past the caps below.
 
 // Sizes past which a pattern is refused when its schema is built: NFA nodes, since a
-// unit of text costs at worst a step of every node (~10-20 µs a unit at 2,000 nodes:
+// unit of text costs at worst a step of every node (~25 µs a unit at 2,000 nodes:
 // an unanchored `[a-z]{1,999}!` against 'aaa…a-aaa…a-', which no cache helps) and a
 // counted repetition copies its body (`[a-z]{1,999}` is ~2,000 nodes; Zod's largest
 // expressions, domain and hostname, ~900 and ~800); nesting of groups (each level is
@@ -27,17 +28,19 @@ const MAX_NODES = 2_000;
 const MAX_DEPTH = 1_000;
 const MAX_LOOKAROUNDS = 30;
 // Bytes of DFA states and transitions cached per pattern (estimated: a state's object,
-// key and edge map, 12 bytes a node id in its key and array, a Map entry and its edge);
-// past it the cache starts again. A larger cache measured slower where states keep
-// changing: the young generation copied it at every scavenge.
-const CACHE_BUDGET = 2 << 20;
+// key and edge map, 12 bytes a node id in its key and array, a Map entry and its edge;
+// within 1% of the heap measured), past which the cache starts again. Small, since
+// hostile strings can fill the cache of every pattern of a schema and it stays; and a
+// larger one measured slower where states keep changing (1 MB of ids: 60 MB of heap,
+// which every scavenge copied). A DFA of a thousand states of 20 nodes fits.
+const CACHE_BUDGET = 512 << 10;
 const STATE_COST = 300;
 const ID_COST = 12;
 const EDGE_COST = 60;
 const MAX_CACHED_NODES = 256;
 // Backtracking steps a unit of text past which a pattern runs on the DFA, though V8 would
 // run it in linear time (`linearByBacktracking`): the DFA's own worst case is a step of
-// each NFA node (MAX_NODES) a unit, at a few ns each; V8's backtracking steps cost ~1 ns.
+// each NFA node (MAX_NODES) a unit, ~10 ns each; a step of V8's backtracking costs ~1 ns.
 const MAX_BACKTRACK_STEPS = 256;
 
 /** A pattern V8 accepts that cannot run in linear time, or is too large. */
@@ -390,6 +393,10 @@ function linearByBacktracking(ast) {
   return work <= MAX_BACKTRACK_STEPS && (loops === 0 || (loops === 1 && anchored(ast)));
 }
 
+// Where `find` stops: a match ends at this unit, or none can.
+const ACCEPT = Object.freeze({ edges: null });
+const DEAD = Object.freeze({ edges: null });
+
 const CHAR = 0;
 const SPLIT = 1;
 const ASSERT = 2;
@@ -558,28 +565,24 @@ class Program {
     return { to: this.state(out.subarray(0, count), false, wordNext), accept };
   }
 
-  // The edge from `state` by `key` (class, and lookarounds held), made by `step` and kept
-  // unless `step` made room by forgetting every state, `state` among them. A state's
-  // edges are an array by class when no lookaround can hold, a Map otherwise.
-  edge(state, key, cls, held) {
+  // Where `find` goes from `state` on a unit of class `cls`: the next state, or ACCEPT (a
+  // match ends here) or DEAD (none can start or go on), kept in the state's array of
+  // edges unless `step` made room by forgetting every state, `state` among them.
+  follow(state, cls) {
     const p = this.pattern;
-    const edge = this.step(state, cls, held);
-    if (state.epoch === p.epoch && edge.to.epoch === p.epoch) {
+    const { to, accept } = this.step(state, cls, 0);
+    const next = accept ? ACCEPT : to.dead ? DEAD : to;
+    if (state.epoch === p.epoch && (next !== to || to.epoch === p.epoch)) {
       p.budget -= EDGE_COST;
-      if (p.dense) {
-        if (state.edges === null) state.edges = new Array(p.stride);
-        state.edges[key] = edge;
-      } else {
-        if (state.edges === null) state.edges = new Map();
-        state.edges.set(key, edge);
-      }
+      if (state.edges === null) state.edges = new Array(p.stride);
+      state.edges[cls] = next;
     }
-    return edge;
+    return next;
   }
 
   // Whether `s` has a match: the main program of a pattern without lookarounds (most of
   // them), so forward, with no lookaround bits, and edges in arrays. Apart from `scan`
-  // since this loop is the cost of a pattern: ~10 ns a unit, where a Map took ~3 times that.
+  // since this loop is the cost of a pattern (a Map lookup a unit cost ~3 times it).
   find(s) {
     const p = this.pattern;
     const { end, ascii } = p;
@@ -588,13 +591,26 @@ class Program {
     for (let i = 0; i <= n; i++) {
       const c = i === n ? -1 : s.charCodeAt(i);
       const cls = c < 0 ? end : c < 128 ? ascii[c] : p.search(c);
-      let edge = state.edges === null ? undefined : state.edges[cls];
-      if (edge === undefined) edge = this.edge(state, cls, cls, 0);
-      if (edge.accept) return true;
-      state = edge.to;
-      if (state.dead) return false;
+      let next = state.edges === null ? undefined : state.edges[cls];
+      if (next === undefined) next = this.follow(state, cls);
+      if (next === ACCEPT) return true;
+      if (next === DEAD) return false;
+      state = next;
     }
     return false;
+  }
+
+  // The edge `scan` takes from `state` by `key` (class, and lookarounds held): { to,
+  // accept }, kept in the state's Map of edges as `follow` keeps its own.
+  edge(state, key, cls, held) {
+    const p = this.pattern;
+    const edge = this.step(state, cls, held);
+    if (state.epoch === p.epoch && edge.to.epoch === p.epoch) {
+      p.budget -= EDGE_COST;
+      if (state.edges === null) state.edges = new Map();
+      state.edges.set(key, edge);
+    }
+    return edge;
   }
 
   // Runs over `s` with lookarounds: for the main program, whether a match is found; for a

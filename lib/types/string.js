@@ -257,3 +257,6 @@ module.exports = [
 ];
 
 module.exports.codePoints = codePoints;
+// A descriptor's compiled pattern, for what else tests one (`shorn inspect`): never a RegExp
+// of the source, which could backtrack for as long as the string makes it.
+module.exports.patternOf = patternOf;
