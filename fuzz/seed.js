@@ -11,6 +11,8 @@
 // compile: every fixed schema's descriptor text, plus a few broken ones;
 // roundtrip: [schema index] + bytes that steer the value generator (fuzz/src/lib.rs): a
 //   few patterns per fixed schema, and golden messages as generator input.
+// frames: [schema index, how batches run] + the sample messages framed one after another
+//   (with and without checksums, a small tape, a small text budget, a small maxFrameBytes).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -81,6 +83,32 @@ for (let k = 0; k < 32; k++) {
   bytes[0] = 0xff;
   write('roundtrip', bytes);
   write('compile', bytes.subarray(1));
+}
+
+// The frames target: each fixed schema's sample messages as one stream of frames, read
+// with the default batch, with checksums, and with checksums and one of a maxFrameBytes of
+// 6, a tape of 3 slots or a text budget of 3 units (`how`, fuzz_targets/frames.rs).
+const varint = (n) => {
+  const out = [];
+  for (; n >= 0x80; n >>>= 7) out.push((n & 0x7f) | 0x80);
+  out.push(n);
+  return Buffer.from(out);
+};
+const crc32c = require(path.join(root, 'lib', 'crc32c')).crc32c;
+const frameOf = (message, checksum) => {
+  const parts = [varint(message.length), message];
+  if (checksum) {
+    const c = Buffer.alloc(4);
+    c.writeUInt32LE(crc32c(message, 0, message.length) >>> 0);
+    parts.push(c);
+  }
+  return Buffer.concat(parts);
+};
+for (const [i, s] of schemas.entries()) {
+  const messages = s.seeds.map((hex) => Buffer.from(hex, 'hex'));
+  for (const how of [0x00, 0x01, 0x23, 0x25, 0x29]) {
+    write('frames', Buffer.concat([Buffer.from([i, how]), ...messages.map((m) => frameOf(m, (how & 1) !== 0))]));
+  }
 }
 
 // The text target: a cut byte, then text of every char length, short and past the 64

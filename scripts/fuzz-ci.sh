@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The short fuzz run of CI (docs/FUZZING.md): installs what it needs (the nightly toolchain
 # if missing, cargo-fuzz at a pinned version into ~/.cache/shorn-tools like scripts/tools.js),
-# seeds the corpora from the golden vectors (fuzz/seed.js), builds the four targets and
+# seeds the corpora from the golden vectors (fuzz/seed.js), builds the five targets and
 # runs each for FUZZ_SECONDS (default 60) from its seed corpus (text twice, once per
 # transcoder). Any crash fails the run;
 # its input is in fuzz/artifacts/<target>/.
@@ -38,7 +38,7 @@ echo "fuzz-ci: targets built in $((SECONDS - build)) s"
 failed=0
 # text-ssse3: the text target with the AVX-512 transcoder turned off (SHORN_NO_AVX512), so
 # that on a CPU with AVX-512 the SSSE3 one is fuzzed too.
-targets=(decode compile roundtrip text text-ssse3)
+targets=(decode compile roundtrip text text-ssse3 frames)
 for run in "${targets[@]}"; do
   target=${run%-ssse3}
   no_avx512=
