@@ -6,6 +6,8 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const nodeHttp = require('node:http');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const { t, compile, createRegistry, ShornError } = require('..');
 const { MEDIA_TYPE, FRAMES_MEDIA_TYPE, ACCEPT, parseContentType, parseAccept, send, receive } = require('shorn/http');
 const { listen } = require('./transport-helpers');
@@ -216,4 +218,11 @@ test('lib/http.js requires no Node built-in when it loads (it runs in browsers, 
   assert.deepEqual(topLevel, []);
   assert.doesNotMatch(source, /require\('node:/);
   assert.doesNotMatch(source, /\bBuffer\b/);
+});
+
+test('examples/fetch-client.js runs: send and receive against a node:http server, shorn and JSON', () => {
+  const out = execFileSync(process.execPath, [path.join(__dirname, '..', 'examples', 'fetch-client.js')], { encoding: 'utf8', timeout: 30_000 });
+  assert.match(out, /shorn reply: \{ id: 7n, at: 2024-06-10T14:53:54\.567Z, tags: Map\(1\) \{ 'a' => 1 \} \}/);
+  assert.match(out, /JSON reply: \{ id: 7n, at: 2024-06-10T14:53:54\.567Z, tags: Map\(1\) \{ 'a' => 1 \} \}/);
+  assert.match(out, /refused: 400 ERR_SHORN_TRUNCATED/);
 });
