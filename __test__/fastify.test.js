@@ -373,6 +373,53 @@ test('Fastify: works with @fastify/compress (request bodies decompressed once, J
   }
 });
 
+test('Fastify: jsonSchema: true serves a TypeBox route from its schemas (body and response[200]) with Fastify validation on; shorn config and shorn: false still rule', async () => {
+  const { Type } = require('typebox');
+  const { fromJsonSchema } = require('..');
+  const Body = Type.Object({ id: Type.Integer({ minimum: 0, maximum: 4294967295 }), item: Type.String({ minLength: 1 }), tags: Type.Array(Type.String()), note: Type.Optional(Type.String()) });
+  const Reply = Type.Object({ id: Type.Integer(), count: Type.Integer({ minimum: 0, maximum: 255 }), item: Type.String() });
+  const app = Fastify();
+  await app.register(shornPlugin, { jsonSchema: true });
+  app.post('/typebox', { schema: { body: Body, response: { 200: Reply } } }, async (request) => ({ id: request.body.id, count: request.body.tags.length, item: request.body.item }));
+  // A route's own shorn config wins over its schemas; Fastify's validation, left on, still
+  // runs on the decoded value (here a v1 order, which the route's schema refuses: no tags).
+  app.post('/explicit', { schema: { body: Body }, config: { shorn: { body: OrderV1 } } }, async (request) => ({ qty: request.body.qty }));
+  app.post('/opted-out', { schema: { body: Type.Object({ any: Type.Unsafe({ not: {} }) }) }, config: { shorn: false } }, async () => ({ ok: true }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${app.server.address().port}`;
+  try {
+    const body = compile(fromJsonSchema(Body));
+    const reply = compile(fromJsonSchema(Reply));
+    const value = { id: 12, item: 'tea', tags: ['a', 'b'] };
+    const shornAnswer = await fetch(`${url}/typebox`, { method: 'POST', ...send(body, value) });
+    assert.equal(shornAnswer.status, 200);
+    assert.equal(shornAnswer.headers.get('content-type'), `${MEDIA_TYPE}; fingerprint=${reply.fingerprint}`);
+    assert.deepEqual(await receive(reply, shornAnswer), { id: 12, count: 2, item: 'tea' });
+    const jsonAnswer = await request(`${url}/typebox`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+    assert.equal(jsonAnswer.status, 200);
+    assert.deepEqual(jsonAnswer.json, { id: 12, count: 2, item: 'tea' });
+    const refused = await request(`${url}/typebox`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...value, item: '' }) });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.json.code, 'ERR_SHORN_INVALID');
+    assert.equal(refused.json.path, '$.item');
+    const explicit = await request(`${url}/explicit`, { headers: { 'content-type': `${MEDIA_TYPE}; fingerprint=${v1.fingerprint}` }, body: v1.encode({ id: 1, item: 'tea', qty: 9 }) });
+    assert.equal(explicit.status, 400, 'the shorn config reads it; Fastify validation, on, refuses it for the missing tags');
+    assert.equal(explicit.json.code, 'FST_ERR_VALIDATION');
+    const optedOut = await request(`${url}/opted-out`, { headers: { 'content-type': 'application/json' }, body: '{"any":1}' });
+    assert.equal(optedOut.status, 400, 'Fastify alone answers the route');
+  } finally {
+    await app.close();
+  }
+  // A route schema fromJsonSchema cannot map fails when the route is made, naming it.
+  const strict = Fastify();
+  await strict.register(shornPlugin, { jsonSchema: true });
+  assert.throws(
+    () => strict.post('/odd', { schema: { body: { type: 'object', properties: { x: { type: 'string' } }, not: { required: ['x'] } } } }, async () => null),
+    { code: 'ERR_SHORN_SCHEMA', message: /^route POST \/odd: schema\.body: .*not.*config: \{ shorn: false \}/s },
+  );
+  await strict.close();
+});
+
 test('Fastify: a route config shorn cannot use is ERR_SHORN_SCHEMA when the route is made; so is an unknown plugin option', async () => {
   const app = Fastify();
   await app.register(shornPlugin);

@@ -29,7 +29,8 @@ declare namespace shornPlugin {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    shorn?: shornPlugin.ShornRouteConfig;
+    /** `false`: not served by shorn, even with `jsonSchema: true`. */
+    shorn?: shornPlugin.ShornRouteConfig | false;
   }
 }
 

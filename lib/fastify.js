@@ -143,14 +143,28 @@ function addRouteHook(route, name, hook, first) {
 
 // The shorn config of a route served from its JSON Schemas (`jsonSchema: true`): its
 // schema.body and the schema of its 200 (or 2xx) reply, through fromJsonSchema.
-function fromRouteSchemas(route, fromJsonSchema) {
+// A schema fromJsonSchema refuses is ERR_SHORN_SCHEMA naming the route and the keyword's
+// place; a route opts out with `config: { shorn: false }`.
+function fromRouteSchemas(route, fromJsonSchema, where) {
   const schema = route.schema;
   if (schema === undefined || schema === null) return null;
+  const convert = (what, jsonSchema) => {
+    try {
+      return fromJsonSchema(jsonSchema);
+    } catch (e) {
+      if (e instanceof ShornError) e.message = `${where}: ${what}: ${e.message} (config: { shorn: false } serves the route without shorn)`;
+      throw e;
+    }
+  };
   const config = {};
-  if (schema.body !== undefined) config.body = fromJsonSchema(schema.body);
+  if (schema.body !== undefined) config.body = convert('schema.body', schema.body);
   const replies = schema.response;
   const ok = replies === undefined ? undefined : replies[200] !== undefined ? replies[200] : replies['2xx'];
-  if (ok !== undefined) config.response = fromJsonSchema(ok.content !== undefined && ok.content[JSON_MEDIA_TYPE] !== undefined ? ok.content[JSON_MEDIA_TYPE].schema : ok);
+  if (ok !== undefined) {
+    // Fastify also takes { content: { 'application/json': { schema } } } per status.
+    const json = ok.content !== undefined && ok.content[JSON_MEDIA_TYPE] !== undefined ? ok.content[JSON_MEDIA_TYPE].schema : ok;
+    config.response = convert(`schema.response[${replies[200] !== undefined ? 200 : "'2xx'"}]`, json);
+  }
   return config.body === undefined && config.response === undefined ? null : config;
 }
 
@@ -185,7 +199,8 @@ function shornPlugin(app, options, done) {
   app.addHook('onRoute', (route) => {
     const where = `route ${route.method} ${route.url}`;
     let config = route.config !== undefined && route.config !== null ? route.config.shorn : undefined;
-    if (config === undefined && fromJsonSchema !== null) config = fromRouteSchemas(route, fromJsonSchema);
+    if (config === false) return;
+    if (config === undefined && fromJsonSchema !== null) config = fromRouteSchemas(route, fromJsonSchema, where);
     if (config === undefined || config === null) return;
     const spec = server.routeSpec(config, `${where}: config.shorn`);
     addRouteHook(route, 'preParsing', (request, reply, payload, next) => preParsing(spec, request, reply, payload, next), false);
