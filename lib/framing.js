@@ -275,11 +275,11 @@ class FrameReader {
         if (frame >= maxFrames) throw this.overBudget(frame, base + pos);
         if (batch !== null) {
           const stop = end - pos > BATCH_WINDOW ? pos + BATCH_WINDOW : end;
-          const window = stop === end ? chunk : new Uint8Array(memory, start, stop);
+          const windowed = stop === end ? chunk : new Uint8Array(memory, start, stop);
           const values = [];
           let batched;
           try {
-            batched = batch(window, pos, maxFrameBytes, checksumFlag, values, done);
+            batched = batch(windowed, pos, maxFrameBytes, checksumFlag, values, done);
           } catch (e) {
             if (!(e instanceof ShornError)) throw e;
             // A check JS makes as it builds a value (a string's pattern, or its url or ipv6
