@@ -3,10 +3,13 @@
 // past its heap limit (`maxFrames` for decodeFrames, backpressure inside one large write
 // for the stream decoder); a frame sent a byte at a time is held in one buffer, not one
 // Buffer per byte; and the stream decoder keeps no reference to a chunk after its write
-// callback, so a producer may refill one Buffer.
+// callback, so a producer may refill one Buffer. Last, a quick run of the frames fuzz target.
 
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 const { Writable } = require('node:stream');
 const { t, compile, ShornError } = require('..');
 const { MODES, compileMode, assertShornError, runIsolated } = require('./helpers');
@@ -309,4 +312,17 @@ describe('chunks reused after their write callback (issue 37 #5)', () => {
     await new Promise((resolve) => sink.on('finish', resolve));
     assert.deepStrictEqual(got, values);
   });
+});
+
+test('scripts/fuzz.js --target frames: 1,500 random frame streams read four ways agree with frames read one at a time', () => {
+  const out = path.join(os.tmpdir(), `shorn-fuzz-frames-test-${process.pid}.jsonl`);
+  const run = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'fuzz.js'), '--target', 'frames', '--quick', '--runs', '1500', '--out', out], {
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  assert.equal(run.status, 0, `fuzz.js failed:\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+  assert.match(run.stdout, /^1500 passed, 0 failed/m);
+  for (const key of ['frames.ok', 'frames.ERR_SHORN_LIMIT', 'frames.ERR_SHORN_TRUNCATED', 'frames.over-one-window']) {
+    assert.match(run.stdout, new RegExp(`^  ${key.replace(/[.]/g, '\\.')} +[1-9]`, 'm'), `summary counts ${key}`);
+  }
 });
