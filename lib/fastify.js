@@ -79,7 +79,7 @@ function preParsing(spec, request, reply, payload, done) {
     if (!(e instanceof server.Refusal)) return done(e);
     return refuse(reply, e);
   }
-  const limit = request.routeOptions.bodyLimit;
+  const limit = spec.bodyLimit;
   // A Content-Length over the limit is refused before a byte is read (Fastify does the same
   // for bodies it reads itself; here the answer has shorn's form).
   if (Number(request.headers['content-length']) > limit) return refuse(reply, server.tooLarge(limit));
@@ -202,7 +202,8 @@ function shornPlugin(app, options, done) {
     if (config === false) return;
     if (config === undefined && fromJsonSchema !== null) config = fromRouteSchemas(route, fromJsonSchema, where);
     if (config === undefined || config === null) return;
-    const spec = server.routeSpec(config, `${where}: config.shorn`);
+    // The route's bodyLimit, or the server's: Fastify has no other level for it.
+    const spec = { ...server.routeSpec(config, `${where}: config.shorn`), bodyLimit: route.bodyLimit || app.initialConfig.bodyLimit };
     addRouteHook(route, 'preParsing', (request, reply, payload, next) => preParsing(spec, request, reply, payload, next), false);
     addRouteHook(route, 'preValidation', preValidation, true);
   });

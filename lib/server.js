@@ -16,6 +16,8 @@ const JSON_REPLY_TYPE = 'application/json; charset=utf-8';
 // Fastify's default bodyLimit, for Express too: the most bytes a body may take, after
 // decompression.
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
+// How many Content-Type and Accept headers a route or codec keeps its answer for.
+const MAX_PREFERENCES = 64;
 
 /**
  * A request or reply the rules refuse: the status and the JSON body to answer with
@@ -44,7 +46,7 @@ function routeSpec(config, where) {
   const body = config.body === undefined ? null : http.readerTable(config.body, `${where}.body`);
   const response = config.response === undefined ? null : http.readerTable(config.response, `${where}.response`).current;
   if (body === null && response === null) throw new ShornError('ERR_SHORN_SCHEMA', `${where}: give a body schema, a response schema, or both`);
-  return { body, response, accepted: body === null ? [] : acceptedTypes(body) };
+  return { body, response, accepted: body === null ? [] : acceptedTypes(body), kinds: new Map() };
 }
 
 // The Content-Types a body route reads, as a 415 lists them.
@@ -76,6 +78,18 @@ function hasBody(headers) {
  */
 function requestKind(spec, headers) {
   const header = headers['content-type'];
+  // Clients send the same Content-Type every time: a route keeps the choice for the last
+  // few it read (bounded, as prefersShorn's). Refusals are not kept.
+  let choice = spec.kinds.get(header);
+  if (choice === undefined) {
+    choice = chooseKind(spec, header);
+    if (spec.kinds.size >= MAX_PREFERENCES) spec.kinds.clear();
+    spec.kinds.set(header, choice);
+  }
+  return choice;
+}
+
+function chooseKind(spec, header) {
   const parsed = http.parseContentType(header);
   if (parsed === null) {
     const found = header === undefined ? 'no Content-Type' : `a malformed Content-Type ${JSON.stringify(header)}`;
@@ -278,7 +292,6 @@ function parsedJsonValue(spec, parsed) {
 // answer for the last few it saw. Bounded, so a client sending ever-new headers costs a
 // parse each, never memory.
 const preferences = new WeakMap();
-const MAX_PREFERENCES = 64;
 
 /**
  * Whether `accept` prefers `application/x-shorn` (with no fingerprint, or `codec`'s) to
