@@ -226,3 +226,15 @@ test('examples/fetch-client.js runs: send and receive against a node:http server
   assert.match(out, /JSON reply: \{ id: 7n, at: 2024-06-10T14:53:54\.567Z, tags: Map\(1\) \{ 'a' => 1 \} \}/);
   assert.match(out, /refused: 400 ERR_SHORN_TRUNCATED/);
 });
+
+test('JSON forms: where values are their own JSON form a JSON value goes through the codec (defaults filled, unknown keys dropped); NaN and refusals take the forms path', () => {
+  const { jsonForms } = require('../lib/http');
+  const codec = compile(t.object({ x: t.float64(), y: t.float32(), n: t.default(t.string(), 'd'), o: t.nullable(t.uint8()) }));
+  const forms = jsonForms(codec);
+  assert.deepEqual(forms.parse('{"x":1.5,"y":0.1,"extra":true,"o":null}'), { x: 1.5, y: Math.fround(0.1), n: 'd', o: null });
+  assert.deepEqual(forms.parse('{"x":"NaN","y":1,"n":"a","o":2}'), { x: NaN, y: 1, n: 'a', o: 2 });
+  assert.equal(forms.stringify({ x: NaN, y: 1, n: 'a', o: null, secret: 1 }), '{"x":"NaN","y":1,"n":"a","o":null}');
+  assert.equal(forms.stringify({ x: 2, y: 1, n: 'a', o: 3, secret: 1 }), '{"x":2,"y":1,"n":"a","o":3}');
+  assert.throws(() => forms.parse('{"x":1,"y":1,"o":300}'), { code: 'ERR_SHORN_INVALID', path: '$.o' });
+  assert.throws(() => forms.stringify({ x: 1, y: 1, o: -1 }), { code: 'ERR_SHORN_INVALID', path: '$.o' });
+});

@@ -261,11 +261,42 @@ function readerFor(table, fingerprint) {
 // pairs, typed arrays as arrays, bytes as base64), the ones the command line reads.
 const jsonByCodec = new WeakMap();
 
+// Types whose values differ from their JSON forms (a bigint, a Date, a Map, a typed array,
+// bytes): a schema without them has values that are their own JSON form, floats aside
+// (NaN, ±Infinity and -0 are strings in JSON forms).
+const CONVERTED = new Set(['int64', 'uint64', 'date', 'bytes', 'map', 'float64Array', 'float32Array', 'int32Array', 'uint32Array', 'int16Array', 'uint16Array', 'int8Array']);
+const FLOATS = new Set(['float32', 'float64']);
+
+// Every `type` named anywhere in a descriptor (a default's or literal's value that happens
+// to hold a `type` key only makes the answer more cautious).
+function typesIn(node, into = new Set(), depth = 0) {
+  if (node === null || typeof node !== 'object' || depth > 256) return into;
+  if (typeof node.type === 'string') into.add(node.type);
+  for (const key of Object.keys(node)) typesIn(node[key], into, depth + 1);
+  return into;
+}
+
 function jsonForms(codec) {
   let forms = jsonByCodec.get(codec);
   if (forms === undefined) {
     const { formsFor, json, ShornError } = shorn();
     const { exact, toJson, fromJson } = formsFor(codec.schema);
+    const types = typesIn(codec.schema);
+    // Where values are their own JSON form, a JSON value goes through the codec itself:
+    // encode checks it as `check` would and decode gives exactly what a shorn client's
+    // bytes give (defaults filled, unknown keys dropped, float32 rounded), in ~40 us for
+    // batch100 against ~670 us for the generic fromJson and check. What the codec refuses
+    // (an error, or a float's "NaN") takes the JSON forms' path, which says why.
+    const direct = ![...types].some((type) => CONVERTED.has(type));
+    const floats = [...types].some((type) => FLOATS.has(type));
+    const roundTrip = (value) => {
+      try {
+        return codec.decode(codec.encode(value));
+      } catch (e) {
+        if (e instanceof ShornError) return undefined;
+        throw e;
+      }
+    };
     const invalid = (result) => {
       const [first] = result.issues;
       const error = new ShornError('ERR_SHORN_INVALID', first.message, { path: first.path });
@@ -290,6 +321,10 @@ function jsonForms(codec) {
       },
       /** The value a parsed JSON value stands for, checked against the schema. */
       fromJson(parsed) {
+        if (direct) {
+          const same = roundTrip(parsed);
+          if (same !== undefined) return same;
+        }
         const value = fromJson(parsed);
         const result = codec.check(value);
         if (!result.ok) throw invalid(result);
@@ -297,6 +332,16 @@ function jsonForms(codec) {
       },
       /** `value` as JSON text; ERR_SHORN_INVALID with its path if it breaks the schema. */
       stringify(value) {
+        if (direct) {
+          // The schema's fields only, as toJson writes them. JSON.stringify writes NaN and
+          // ±Infinity as null, so a text with a null of a schema with floats is written
+          // by toJson instead; -0 is written 0, as JSON.stringify (and Fastify) write it.
+          const same = roundTrip(value);
+          if (same !== undefined) {
+            const text = JSON.stringify(same);
+            if (!floats || !text.includes('null')) return text;
+          }
+        }
         const result = codec.check(value);
         if (!result.ok) throw invalid(result);
         return JSON.stringify(toJson(value));
