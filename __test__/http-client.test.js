@@ -212,6 +212,14 @@ test('send and receive refuse what is not a codec or a response, with ERR_SHORN_
   assert.throws(() => send(receipt, value, null), { code: 'ERR_SHORN_SCHEMA' });
 });
 
+test('shorn/http gives the same functions from import and require', async () => {
+  const esm = await import('shorn/http');
+  assert.equal(esm.receive, receive);
+  assert.equal(esm.default.send, send);
+  assert.equal(esm.MEDIA_TYPE, 'application/x-shorn');
+  assert.equal(esm.FRAMES_MEDIA_TYPE, 'application/x-shorn-frames');
+});
+
 test('lib/http.js requires no Node built-in when it loads (it runs in browsers, Deno and Bun)', () => {
   const source = require('node:fs').readFileSync(require.resolve('shorn/http'), 'utf8');
   const topLevel = source.split('\n').filter((line) => /^(?:const|let|var|import)\b.*require\(/.test(line));

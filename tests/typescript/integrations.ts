@@ -46,6 +46,7 @@ app.register(shornPlugin, { jsonSchema: false });
 // @ts-expect-error: jsonSchema is a boolean
 app.register(shornPlugin, { jsonSchema: 'yes' });
 app.post('/orders', { config: { shorn: { body: [V1, V2], response: receipt } } }, async () => ({ id: 1n, at: new Date() }));
+app.get('/plain', { config: { shorn: false } }, async () => 'served by Fastify alone');
 // @ts-expect-error: body must be a schema, versions or a registry
 app.post('/bad', { config: { shorn: { body: 42 } } }, async () => null);
 
