@@ -459,3 +459,15 @@ describe('deep samples (issue 37, finding 13)', () => {
     assert.deepEqual(refused, ['arrays 162 deep', 'arrays 200 deep', 'objects 200 deep, --max-depth 1000']);
   });
 });
+
+describe('issue 37, finding 12 in the CLI: inspect tests patterns in linear time', () => {
+  test("inspect of a string against '^(a+)+$' ends at once, naming the broken pattern", () => {
+    const schema = file('backtrack.json', JSON.stringify(t.object({ s: t.string({ pattern: '^(a+)+$' }) })));
+    // 40 a's and a '!': a backtracking RegExp takes ~2^40 steps on it.
+    const message = file('backtrack.bin', compile(t.object({ s: t.string() })).encode({ s: `${'a'.repeat(40)}!` }));
+    const r = spawnSync(process.execPath, [BIN, 'inspect', '--schema', schema, message], { cwd: dir, timeout: 20000, encoding: 'utf8' });
+    assert.equal(r.signal, null, 'not killed by the timeout');
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /expected string matching \/\^\(a\+\)\+\$\//);
+  });
+});

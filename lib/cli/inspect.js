@@ -15,7 +15,7 @@ const { analyze, walk } = require('../walk');
 const { jsonForms } = require('../generic');
 const { constraintsOf } = require('../constraints');
 const { FORMATS } = require('../formats');
-const { codePoints } = require('../types/string');
+const { codePoints, patternOf } = require('../types/string');
 
 // The limits a decode checks (src/program.rs, Limits), as compile() takes them.
 const DEFAULT_LIMITS = Object.freeze({
@@ -302,7 +302,7 @@ class Inspector {
         if (JS_FORMATS.has(d.format)) this.defer(error);
         else throw error;
       }
-      if (d.pattern !== undefined && !new RegExp(d.pattern).test(value)) {
+      if (d.pattern !== undefined && !patternOf(d).test(value)) {
         this.defer(this.invalid(at, `expected string matching /${d.pattern}/, found ${describeString(value)}`));
       }
     } else if (d.type === 'bytes') {
