@@ -73,7 +73,7 @@ class Codec {
     return require('./lib/framing').encodeFrames(this, values, options);
   }
 
-  /** Decodes every frame of `bytes`, which must end between frames: `{ maxFrameBytes, checksum }`. */
+  /** Decodes every frame of `bytes`, which must end between frames: `{ maxFrameBytes, maxFrames, checksum }`. */
   decodeFrames(bytes, options) {
     return require('./lib/framing').decodeFrames(this, bytes, options);
   }
