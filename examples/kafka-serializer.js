@@ -10,11 +10,10 @@
 // never decode must not throw or its partition never moves past it: it goes to a
 // dead-letter topic, with where it came from, and the consumer moves on.
 //
-// UNTESTED IN CI: kafkajs is not a dependency of shorn, and no test starts a Kafka broker.
-// To run it: `npm install --no-save kafkajs`, a broker on 127.0.0.1:9092 or at
-// KAFKA_BROKERS (comma-separated host:port), then `node examples/kafka-serializer.js`
-// (it creates topics shorn-example-orders and shorn-example-orders.dead-letter, and
-// deletes them after). docs/BROKERS.md says how it was checked.
+// Run by the tests (__test__/transport-kafka.test.js) against Tansu, a Kafka-compatible
+// broker (docs/BROKERS.md). By hand: a broker on 127.0.0.1:9092 or at KAFKA_BROKERS
+// (comma-separated host:port), then `node examples/kafka-serializer.js` (it creates topics
+// shorn-example-orders and shorn-example-orders.dead-letter, and deletes them after).
 
 const { t, createRegistry, ShornError } = require('..');
 
