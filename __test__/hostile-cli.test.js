@@ -376,10 +376,17 @@ describe('inspect in a small heap (issue 37, finding 11)', () => {
     const items = file('items.bin', compile(t.array(t.uint8())).encode(new Array(3_000_000).fill(1)));
     let r = await runCounting(['inspect', '--all', '--schema', '{"type":"array","items":{"type":"uint8"}}', items], HEAP_MB);
     context.diagnostic(`items: ${r.seconds.toFixed(1)} s, exit ${r.status}, ${r.lines} lines`);
-    // Its decoded value is over the decode budget a 64 MB heap gives (an eighth of it):
-    // refused at its first byte, with the error that names the budget.
-    assert.equal(r.status, 1, r.stderr);
-    assert.match(r.last, /^# 3000004 bytes; does not decode: ERR_SHORN_LIMIT at offset 0$/);
+    // Its decoded value is over the decode budget a 64 MB heap gives on Node 20 and 22 (an
+    // eighth of V8's heap limit): refused at its first byte, with the error that names the
+    // budget. Node 24's V8 reports a larger heap limit for the same flag, so the budget
+    // takes it and the whole dump is written: either way, within the heap.
+    assert.equal(r.signal, null, r.stderr);
+    if (r.status === 1) assert.match(r.last, /^# 3000004 bytes; does not decode: ERR_SHORN_LIMIT at offset 0$/);
+    else {
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.lines, 3_000_000 + 2);
+      assert.equal(r.last, '# 3000004 bytes; decodes');
+    }
     // 500,000 items are within the decode budget of a 128 MB heap (16 MB; their value
     // about 5.5 MB): each is a line of the dump, written as the walk goes.
     const half = file('half-million.bin', compile(t.array(t.uint8())).encode(new Array(500_000).fill(1)));
