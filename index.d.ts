@@ -588,6 +588,14 @@ export interface FrameEncoder<T> extends Transform {
   write(value: T, encoding: BufferEncoding, callback?: (error: Error | null | undefined) => void): boolean;
 }
 
+/**
+ * What a FrameDecoder's `for await` iterates with: values of T, and whatever else the
+ * installed @types/node gives a Readable's iterator (`[Symbol.asyncDispose]` from
+ * @types/node 24 on, which AsyncIterableIterator<T> alone lacks: TS2430 there).
+ */
+export type FrameIterator<T> = Omit<ReturnType<Transform[typeof Symbol.asyncIterator]>, 'next' | 'return' | 'throw' | typeof Symbol.asyncIterator> &
+  AsyncIterator<T> & { [Symbol.asyncIterator](): FrameIterator<T> };
+
 /** Framed bytes in, values out (object mode). */
 export interface FrameDecoder<T> extends Transform {
   /** The index of the next frame. */
@@ -595,7 +603,7 @@ export interface FrameDecoder<T> extends Transform {
   /** The bytes held for a frame not yet complete (0 after an error or destroy). */
   readonly bufferedBytes: number;
   read(size?: number): T | null;
-  [Symbol.asyncIterator](): AsyncIterableIterator<T>;
+  [Symbol.asyncIterator](): FrameIterator<T>;
 }
 
 /**

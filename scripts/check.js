@@ -19,6 +19,7 @@ const steps = [
   ['build addon', process.execPath, [path.join(__dirname, 'build.js')]],
   ['typescript', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript')]],
   ['typescript (zod)', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript', 'tsconfig.zod.json')]],
+  ['typescript (@types/node 24)', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript', 'tsconfig.node24.json')]],
   // Files, not the folder: Node 22+ reads `--test` arguments as globs, Node 20 as paths.
   // The addon built once against Node 20's headers loads on all three (Node-API 9).
   [`node --test (Node ${process.versions.node})`, process.execPath, ['--test', ...testFiles()]],

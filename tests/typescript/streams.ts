@@ -19,6 +19,9 @@ async function read(): Promise<number> {
   for await (const event of decoder) {
     const id: number = event.id;
     const kind: 'a' | 'b' = event.kind;
+    // @ts-expect-error the values are typed (not any): id is a number
+    const wrong: string = event.id;
+    void wrong;
     sum += id + kind.length;
   }
   return sum;
