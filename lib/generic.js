@@ -339,9 +339,12 @@ class Encoder {
     return this.cap - this.issues.length - this.pending.length - (this.late === null ? 0 : this.late.length);
   }
 
-  /** Lists `e`, found by JS for the native side's check (`late`); stops past `maxIssues`. */
+  /**
+   * Lists `e`, an issue JS finds for the native side's check: with the native side's
+   * (`late`) when encode order is kept, else in place; stops past `maxIssues`.
+   */
   lateIssue(e) {
-    this.late.push(e);
+    (this.late ?? this.issues).push(e);
     if (this.room() <= 0) throw CUT;
   }
 
@@ -380,10 +383,7 @@ class Encoder {
 
   string(x) {
     // The native side refuses lone surrogates on encode; `check` must say so itself.
-    if (this.issues !== null && !x.isWellFormed()) {
-      if (this.late !== null) this.lateIssue(loneSurrogate(this.path(), x));
-      else if ((this.issues.push(loneSurrogate(this.path(), x)), this.room() <= 0)) throw CUT;
-    }
+    if (this.issues !== null && !x.isWellFormed()) this.lateIssue(loneSurrogate(this.path(), x));
     if (this.strings !== null) this.strings.push(x);
     else if (x.length >= rt.LONG_STRING && !this.scratch) {
       // A long string is a chunk of its own, as lib/runtime.js says at LONG_STRING.
