@@ -553,7 +553,9 @@ export declare class Codec<D extends Descriptor = Descriptor> {
   encodeFrames(values: Iterable<InferInput<D>>, options?: FrameOptions): Buffer;
   /**
    * Decodes every frame of `bytes`, which must end between frames; at most `maxFrames`
-   * frames (a byte of one more is ERR_SHORN_LIMIT with `frame`).
+   * frames (a byte of one more is ERR_SHORN_LIMIT with `frame`), whose values take at most
+   * `maxDecodedBytes` of estimated heap in all (the frame that passes it is
+   * ERR_SHORN_LIMIT with `frame`).
    */
   decodeFrames(bytes: Uint8Array, options?: DecodeFramesOptions): Infer<D>[];
 }
@@ -578,6 +580,14 @@ export interface DecodeFramesOptions extends DecodeFrameOptions {
    * `maxFrames`. The stream decoder has none: it waits for its reader instead.
    */
   maxFrames?: number;
+  /**
+   * The estimated JS heap all the values of one `decodeFrames` call may take, summed over
+   * its frames (the estimate the compile option `maxDecodedBytes` bounds for one message);
+   * default: the codec's (or the reader's) own `maxDecodedBytes`. The frame whose value
+   * would pass it is ERR_SHORN_LIMIT with `frame`, before any later frame is decoded. The
+   * stream decoder has none: it holds one batch of values at a time.
+   */
+  maxDecodedBytes?: number;
 }
 
 /** Values in (object mode), framed bytes out. */

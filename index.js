@@ -73,9 +73,13 @@ class Codec {
     return require('./lib/framing').encodeFrames(this, values, options);
   }
 
-  /** Decodes every frame of `bytes`, which must end between frames: `{ maxFrameBytes, maxFrames, checksum }`. */
+  /**
+   * Decodes every frame of `bytes`, which must end between frames:
+   * `{ maxFrameBytes, maxFrames, maxDecodedBytes, checksum }` (`maxDecodedBytes`: the
+   * estimated heap of all the values, by default this codec's own `maxDecodedBytes`).
+   */
   decodeFrames(bytes, options) {
-    return require('./lib/framing').decodeFrames(this, bytes, options);
+    return require('./lib/framing').decodeFrames(this, bytes, options, SETTINGS.get(this).budget);
   }
 
   /**
@@ -328,6 +332,8 @@ class Reader {
     this.writerFingerprint = writer.fingerprint;
     this.decode = decode;
     rt.frameDecoders.set(this, decodeFrames);
+    // The reader's limits, its decodeFrames' default budget among them.
+    SETTINGS.set(this, SETTINGS.get(reader));
     Object.freeze(this);
   }
 
@@ -338,7 +344,7 @@ class Reader {
 
   /** Decodes every frame of `bytes` (the writer's messages) as the reader's values. */
   decodeFrames(bytes, options) {
-    return require('./lib/framing').decodeFrames(this, bytes, options);
+    return require('./lib/framing').decodeFrames(this, bytes, options, SETTINGS.get(this).budget);
   }
 }
 

@@ -12,6 +12,8 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { Writable } = require('node:stream');
 const { t, compile, ShornError } = require('..');
+const rt = require('../lib/runtime');
+const framing = require('../lib/framing');
 const { MODES, compileMode, assertShornError, runIsolated } = require('./helpers');
 
 /** `n` frames of the one-byte message `00`: `01 00` each (a `t.bytes()` of length 0). */
@@ -103,6 +105,125 @@ describe('a budget for one decodeFrames call (issue 37 #3)', () => {
     }
     assert.deepStrictEqual(codec.decodeFrames(Buffer.alloc(0), { maxFrames: 0 }), []);
     assertShornError(() => codec.decoder({ maxFrames: 10 }), { code: 'ERR_SHORN_SCHEMA', message: 'invalid decoder option: unknown option "maxFrames"' });
+  });
+});
+
+/** The native heap estimate of each value of `messages` decoded alone by `codec`. */
+function heapsOf(codec, messages) {
+  return messages.map((m) => {
+    // A native decode, even of a small message (lib/framing.js does the same).
+    rt.state.grown = true;
+    codec.decode(m);
+    const heap = rt.native.decodedHeap();
+    assert.ok(heap > 0, `a native decode left its heap estimate, found ${heap}`);
+    return heap;
+  });
+}
+
+function checkHeapLimit(error, frame, offset, budget) {
+  assert.ok(error instanceof ShornError, `expected a ShornError, got ${error && error.stack}`);
+  assert.equal(error.code, 'ERR_SHORN_LIMIT');
+  assert.equal(error.frame, frame);
+  assert.equal(error.offset, offset);
+  assert.equal(
+    error.message,
+    `frame ${frame}: the values of the frames up to this one take more than maxDecodedBytes (${budget}) in one decodeFrames call (an estimate of their heap) (stream offset ${offset})`,
+  );
+}
+
+describe('a heap budget for all the values of one decodeFrames call (issue 37 #3)', () => {
+  test('thirty frames of 250,000 empty byte arrays, each under its own budget, are ERR_SHORN_LIMIT at the second in a 512 MB heap, not an abort', () => {
+    // Before the fix the child died: each frame's value is ~54 MB of estimated heap, under
+    // the default maxDecodedBytes of one message (an eighth of the heap limit), and all
+    // were built, 7.5 million values from 7.5 MB.
+    const result = runIsolated(
+      `
+      const codec = compile(t.array(t.bytes()));
+      const one = codec.encodeFrames([Array.from({ length: 250_000 }, () => new Uint8Array(0))]);
+      const bytes = Buffer.concat(Array.from({ length: 30 }, () => one));
+      try { codec.decodeFrames(bytes); return { code: 'none' }; } catch (e) { return { code: e.code, frame: e.frame, offset: e.offset, message: e.message, one: one.length }; }
+    `,
+      ['--max-old-space-size=512'],
+      { timeout: 120_000 },
+    );
+    assert.equal(result.code, 'ERR_SHORN_LIMIT', result.message);
+    assert.equal(result.frame, 1);
+    assert.equal(result.offset, result.one);
+    assert.match(result.message, /^frame 1: the values of the frames up to this one take more than maxDecodedBytes \(\d+\) in one decodeFrames call/);
+  });
+
+  for (const mode of MODES) {
+    test(`a budget of exactly the values' heap decodes them all; a byte less is ERR_SHORN_LIMIT at the frame that passes it, batched or read alone (${mode.name} marshaller)`, () => {
+      const codec = compileMode(t.object({ name: t.string(), blobs: t.array(t.bytes()) }), mode);
+      // Small frames decode in native batches; the 40,000-item ones alone: frame 3 (40 KB)
+      // needs more tape than a batch has, frame 7 (120 KB) is over a batch's 64 KiB window.
+      const sizes = [0, 3, 1, 40_000, 2, 7, 0, 40_000, 5];
+      const values = sizes.map((n, k) => ({ name: `v${k}`, blobs: Array.from({ length: n }, () => new Uint8Array(k % 3)) }));
+      const messages = values.map((v) => codec.encode(v));
+      const heaps = heapsOf(codec, messages);
+      for (const checksum of [false, true]) {
+        const bytes = codec.encodeFrames(values, { checksum });
+        const starts = [];
+        let at = 0;
+        for (const m of messages) {
+          starts.push(at);
+          at += framing.headerBytes(m.length) + m.length + (checksum ? 4 : 0);
+        }
+        let sum = 0;
+        for (let k = 0; k < sizes.length; k++) {
+          sum += heaps[k];
+          // Exactly the heap of frames 0..k: they decode, and frame k + 1 is refused.
+          let error = null;
+          try {
+            codec.decodeFrames(bytes, { checksum, maxDecodedBytes: sum });
+          } catch (e) {
+            error = e;
+          }
+          if (k === sizes.length - 1) assert.equal(error, null);
+          else checkHeapLimit(error, k + 1, starts[k + 1], sum);
+          assert.deepStrictEqual(codec.decodeFrames(bytes.subarray(0, starts[k + 1]), { checksum, maxDecodedBytes: sum }), values.slice(0, k + 1));
+          // A byte less: frame k is refused, at its start.
+          let less = null;
+          try {
+            codec.decodeFrames(bytes, { checksum, maxDecodedBytes: sum - 1 });
+          } catch (e) {
+            less = e;
+          }
+          checkHeapLimit(less, k, starts[k], sum - 1);
+        }
+      }
+    });
+  }
+
+  test("the default is the codec's own maxDecodedBytes, a reader's is the reader's, and the option overrides either", () => {
+    const schema = t.object({ id: t.uint32(), tags: t.array(t.bytes()) });
+    const values = Array.from({ length: 50 }, (_, k) => ({ id: k, tags: [new Uint8Array(1), new Uint8Array(2)] }));
+    const heap = heapsOf(compile(schema), values.map((v) => compile(schema).encode(v))).reduce((a, b) => a + b, 0);
+    const bytes = compile(schema).encodeFrames(values);
+    const small = compile(schema, { maxDecodedBytes: Math.floor(heap / 2) });
+    assertShornError(() => small.decodeFrames(bytes), { code: 'ERR_SHORN_LIMIT', message: new RegExp(`more than maxDecodedBytes \\(${Math.floor(heap / 2)}\\)`) });
+    assert.deepStrictEqual(small.decodeFrames(bytes, { maxDecodedBytes: heap }), values);
+    // A reader of a writer with one more field: the reader's limits apply.
+    const writer = t.object({ id: t.uint32(), tags: t.array(t.bytes()), extra: t.optional(t.string()) });
+    const written = compile(writer).encodeFrames(values);
+    assertShornError(() => small.reader(writer).decodeFrames(written), { code: 'ERR_SHORN_LIMIT', message: /more than maxDecodedBytes/ });
+    assert.equal(small.reader(writer).decodeFrames(written, { maxDecodedBytes: 10 * heap }).length, 50);
+    assert.equal(compile(schema).reader(writer).decodeFrames(written).length, 50);
+    // The stream decoder has none: it holds one batch at a time.
+    assertShornError(() => small.decoder({ maxDecodedBytes: 10 }), { code: 'ERR_SHORN_SCHEMA', message: 'invalid decoder option: unknown option "maxDecodedBytes"' });
+  });
+
+  test('maxDecodedBytes is a safe integer of at least 0; 0 takes only values the estimate counts as nothing', () => {
+    const codec = compile(t.uint8());
+    for (const bad of [-1, 1.5, '5', 2 ** 53, null, Infinity]) {
+      assertShornError(() => codec.decodeFrames(Buffer.alloc(0), { maxDecodedBytes: bad }), {
+        code: 'ERR_SHORN_SCHEMA',
+        message: /^invalid decodeFrames option: maxDecodedBytes must be a safe integer of at least 0, found /,
+      });
+    }
+    assert.deepStrictEqual(codec.decodeFrames(Buffer.alloc(0), { maxDecodedBytes: 0 }), []);
+    const bytes = compile(t.bytes());
+    assertShornError(() => bytes.decodeFrames(emptyByteArrays(3), { maxDecodedBytes: 0 }), { code: 'ERR_SHORN_LIMIT', frame: 0, offset: 0 });
   });
 });
 

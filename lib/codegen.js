@@ -877,9 +877,10 @@ return { encode, encodeInto, decode };
 
 // The source of `decodeFrames(bytes, start, maxFrameBytes, checksum, out, at)`: one
 // native call decodes the whole, sound frames of `bytes` from `start` on (src/engine.rs,
-// decode_frames: a header of 3 slots, then each message's slots, and one text for all),
-// and the values are built one after another into `out`; `at.end` is where the first
-// frame not decoded starts, `at.more` whether the batch stopped only because it was full.
+// decode_frames: a header of 4 slots, then each message's slots, and one text for all),
+// up to `at.budget` estimated heap bytes of values, and the values are built one after
+// another into `out`; `at.end` is where the first frame not decoded starts, `at.more`
+// whether the batch stopped only because it was full, `at.heap` the values' heap.
 // Returns false, having done nothing, when called while this thread is marshalling (from
 // a getter during an encode): the caller reads the frames one at a time instead.
 // Generated on first use (lib/framing.js), so compile does not pay for it.
@@ -896,14 +897,15 @@ ${g.split ? 'const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: nu
 ${g.functions.join('\n')}
 function decodeFrames(bytes, start$, max$, checksum$, out$, at$) {
   if (st.busy) return false;
-  let S = nat.decodeFrames(bytes, start$, max$, checksum$);
+  let S = nat.decodeFrames(bytes, start$, max$, checksum$, at$.budget);
   st.grown = true;
   const T = st.tape;
   ${views64}
   const n$ = T[0];
   at$.end = T[1];
   at$.more = T[2] === 1;
-  let i = 3;
+  at$.heap = T[3];
+  let i = 4;
   ${WIDE_TEXT}
   st.busy = true;
   try {

@@ -8,7 +8,7 @@
 const v8 = require('node:v8');
 const { ShornError, describe } = require('./errors');
 const { crc32c } = require('./crc32c');
-const { frameDecoders } = require('./runtime');
+const { frameDecoders, native, state } = require('./runtime');
 
 // Intrinsics, so reading a chunk runs none of its own code (a subclass's `subarray` or
 // `length` getter): what chunks are made of is read through the typed-array internals.
@@ -55,12 +55,13 @@ function optionError(what, message) {
 
 /**
  * Checks framing options: `{ checksum }`, plus `{ maxFrameBytes }` when decoding, plus
- * `{ maxFrames }` for one call that returns every value (`batch`).
+ * `{ maxFrames, maxDecodedBytes }` for one call that returns every value (`batch`), whose
+ * default heap budget is `budget` (the codec's own `maxDecodedBytes`).
  */
-function frameOptions(what, options, decoding, batch = false) {
+function frameOptions(what, options, decoding, batch = false, budget = Infinity) {
   if (options === undefined) options = {};
   if (typeof options !== 'object' || options === null) throw optionError(what, 'options must be an object');
-  const known = decoding ? (batch ? ['checksum', 'maxFrameBytes', 'maxFrames'] : ['checksum', 'maxFrameBytes']) : ['checksum'];
+  const known = decoding ? (batch ? ['checksum', 'maxFrameBytes', 'maxFrames', 'maxDecodedBytes'] : ['checksum', 'maxFrameBytes']) : ['checksum'];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) throw optionError(what, `unknown option ${JSON.stringify(key)}`);
   }
@@ -80,7 +81,14 @@ function frameOptions(what, options, decoding, batch = false) {
       throw optionError(what, `maxFrames must be a safe integer of at least 0, found ${describe(maxFrames)}`);
     }
   }
-  return { checksum, maxFrameBytes, maxFrames };
+  let maxDecodedBytes = batch ? budget : Infinity;
+  if (batch && options.maxDecodedBytes !== undefined) {
+    maxDecodedBytes = options.maxDecodedBytes;
+    if (!Number.isSafeInteger(maxDecodedBytes) || maxDecodedBytes < 0) {
+      throw optionError(what, `maxDecodedBytes must be a safe integer of at least 0, found ${describe(maxDecodedBytes)}`);
+    }
+  }
+  return { checksum, maxFrameBytes, maxFrames, maxDecodedBytes };
 }
 
 /** The number of bytes of the varint of `n` (0 <= n < 2^32). */
@@ -185,12 +193,19 @@ class FrameReader {
     this.decode = codec.decode;
     const batch = frameDecoders.get(codec);
     this.batch = typeof batch === 'function' ? batch : null;
-    // Where the last batch ended, and whether it stopped only because it was full.
-    this.done = { end: 0, more: false };
+    // Where the last batch ended, whether it stopped only because it was full, the heap
+    // its values may take (`budget`, in) and took (`heap`, out).
+    this.done = { end: 0, more: false, budget: Infinity, heap: 0 };
     this.checksum = options.checksum;
     this.maxFrameBytes = options.maxFrameBytes;
-    // No budget unless one is given (decodeFrames gives one; a stream has backpressure).
+    // No budgets unless given (decodeFrames gives them; a stream has backpressure): the
+    // frames, and the estimated heap of their values (the native decode's estimate,
+    // docs/FORMAT.md "The decode budget", summed), read so far.
     this.maxFrames = options.maxFrames === undefined ? Infinity : options.maxFrames;
+    this.maxHeap = options.maxDecodedBytes === undefined ? Infinity : options.maxDecodedBytes;
+    this.heap = 0;
+    // A heap left by a decode before this reader's first is not one of its frames'.
+    if (this.maxHeap !== Infinity) native.decodedHeap();
     this.emit = emit;
     // The index of the next frame, and the stream offset where it starts.
     this.frame = 0;
@@ -277,6 +292,8 @@ class FrameReader {
           const stop = end - pos > BATCH_WINDOW ? pos + BATCH_WINDOW : end;
           const windowed = stop === end ? chunk : new Uint8Array(memory, start, stop);
           const values = [];
+          done.budget = this.maxHeap - this.heap;
+          done.heap = 0;
           let batched;
           try {
             batched = batch(windowed, pos, maxFrameBytes, checksumFlag, values, done);
@@ -291,6 +308,7 @@ class FrameReader {
             done.more = false;
           }
           if (batched) {
+            this.heap += done.heap;
             const n = values.length;
             const room = maxFrames - frame;
             for (let k = 0; k < n && k < room; k++) {
@@ -328,11 +346,15 @@ class FrameReader {
         }
         if (checksum) verify(chunk, at, at + length, frame, base + pos);
         let value;
+        // With a heap budget, even a small message is decoded natively (not read in JS,
+        // lib/codegen.js `fastTake`), which leaves its estimate for `charge`.
+        if (this.maxHeap !== Infinity) state.grown = true;
         try {
           value = decode(new Uint8Array(memory, start + at, length));
         } catch (e) {
           throw atFrame(e, frame);
         }
+        if (this.maxHeap !== Infinity) this.charge(length, frame, base + pos);
         frame++;
         pos = stop;
         this.frame = frame;
@@ -417,6 +439,22 @@ class FrameReader {
       offset,
       `the frame length ${length} is over maxFrameBytes (${this.maxFrameBytes})`,
     );
+  }
+
+  // Counts the heap of the value of the frame just read alone (`length` bytes), as the
+  // native decode estimated it, and refuses it past maxDecodedBytes. (A decode that left
+  // no estimate, which `state.grown` rules out, would count FRAME_COST a byte.)
+  charge(length, frame, offset) {
+    const heap = native.decodedHeap();
+    this.heap += heap >= 0 ? heap : (length + 1) * FRAME_COST;
+    if (this.heap > this.maxHeap) {
+      throw frameError(
+        'ERR_SHORN_LIMIT',
+        frame,
+        offset,
+        `the values of the frames up to this one take more than maxDecodedBytes (${this.maxHeap}) in one decodeFrames call (an estimate of their heap)`,
+      );
+    }
   }
 
   overBudget(frame, offset) {
@@ -509,8 +547,8 @@ function joinFrames(messages, checksum) {
  * Decodes every frame of `bytes` into an array; the bytes must end between frames. At most
  * `maxFrames` frames: a byte of the next one is ERR_SHORN_LIMIT with its `frame` index.
  */
-function decodeFrames(codec, bytes, options) {
-  const checked = frameOptions('decodeFrames', options, true, true);
+function decodeFrames(codec, bytes, options, budget) {
+  const checked = frameOptions('decodeFrames', options, true, true, budget);
   if (typedArrayTag.call(bytes) !== 'Uint8Array') {
     throw new ShornError('ERR_SHORN_INVALID', `decodeFrames: expected a Uint8Array, found ${describe(bytes)}`);
   }

@@ -579,7 +579,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
   // on, decoded in one native call, their values built into `out`.
   function decodeFrames(bytes, start, max, checksum, out, at) {
     if (st.busy) return false;
-    const S = nat.decodeFrames(bytes, start, max, checksum);
+    const S = nat.decodeFrames(bytes, start, max, checksum, at.budget);
     st.grown = true;
     const X = rt.wideText(S);
     const M = rt.moreText();
@@ -587,9 +587,10 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
     const n = T[0];
     at.end = T[1];
     at.more = T[2] === 1;
+    at.heap = T[3];
     st.busy = true;
     try {
-      const c = m.decoder(T, 3, S, 0, bytes, X, 0, M);
+      const c = m.decoder(T, 4, S, 0, bytes, X, 0, M);
       for (let k = 0; k < n; k++) out.push(c.take(descriptor));
     } finally {
       st.busy = false;

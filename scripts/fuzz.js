@@ -1359,11 +1359,14 @@ function remember(entry, bytes) {
 // With --target frames every input is a random frame stream (issue 37 #3-#5): frames of valid,
 // mutated, random and empty messages, now and then a bad checksum, an overlong or
 // over-32-bit length, garbage or a cut end; random options (checksum, a small
-// maxFrameBytes, a maxFrames below or at the count, and the entry's compile limits).
+// maxFrameBytes, a maxFrames below or at the count, a small maxDecodedBytes for the
+// call, and the entry's compile limits).
 // Each stream is read four ways, which must agree with a reference that reads one frame
 // at a time and decodes its message with `codec.decode` (same values, then the same error:
 // code, frame, offset, path):
-// - decodeFrames (with maxFrames: ERR_SHORN_LIMIT at frame maxFrames, at its first byte);
+// - decodeFrames (with maxFrames: ERR_SHORN_LIMIT at frame maxFrames, at its first byte;
+//   with maxDecodedBytes, by default the codec's own: ERR_SHORN_LIMIT at the first frame
+//   whose value brings the heap estimates of the values so far past it, at its start);
 // - a FrameReader given random chunks (1-byte ones among them) cut from one Buffer that
 //   is refilled with 0x55 once a chunk is taken, whose emit asks it to wait at random;
 // - the stream decoder, driven synchronously: chunks written from one reused Buffer once
@@ -1373,6 +1376,11 @@ function remember(entry, bytes) {
 //   so batches stop on backpressure and at their window.
 const framing = require('../lib/framing');
 const { crc32c } = require('../lib/crc32c');
+const v8 = require('node:v8');
+const rt = require('../lib/runtime');
+// index.js's default maxDecodedBytes (one message's budget; by default one decodeFrames
+// call's too).
+const DEFAULT_BUDGET = Math.min(256 * 1024 * 1024, Math.floor(v8.getHeapStatistics().heap_size_limit / 8));
 const FRAMES = TARGET === 'frames';
 
 function frameHeader(n) {
@@ -1444,6 +1452,8 @@ function randomFrameStream(entry, checksum) {
 // no maxFrames, and a null value is ERR_SHORN_INVALID (a Node stream cannot carry it).
 function referenceFrames(codec, bytes, options, stream) {
   const { checksum, maxFrameBytes, maxFrames } = options;
+  const maxHeap = stream || options.maxDecodedBytes === undefined ? Infinity : options.maxDecodedBytes;
+  let heap = 0;
   const values = [];
   const at = (code, frame, offset, path) => ({ values, error: { code, frame, offset, path } });
   let pos = 0;
@@ -1471,11 +1481,20 @@ function referenceFrames(codec, bytes, options, stream) {
       if (crc32c(bytes, start, end) >>> 0 !== stored) return at('ERR_SHORN_MALFORMED', frame, pos);
     }
     let value;
+    // Natively, even a small message (not read in JS), for its heap estimate.
+    rt.state.grown = true;
     try {
       value = codec.decode(bytes.slice(start, end));
     } catch (e) {
       if (!(e instanceof ShornError)) throw e;
       return at(e.code, frame, e.offset, e.path);
+    }
+    const cost = rt.native.decodedHeap();
+    if (cost < 0) throw new Failure('frames-no-heap', 'a native decode left no heap estimate', { hex: hex(bytes) });
+    heap += cost;
+    if (heap > maxHeap) {
+      count('frames.over-heap-budget');
+      return at('ERR_SHORN_LIMIT', frame, pos);
     }
     if (stream && value === null) return at('ERR_SHORN_INVALID', frame, undefined);
     values.push(value);
@@ -1496,7 +1515,7 @@ function randomCuts(length) {
 }
 
 function compareFrames(how, got, want, bytes, options) {
-  const details = { hex: bytes.length <= 4096 ? hex(bytes) : `${bytes.length} bytes`, options: { ...options, maxFrames: String(options.maxFrames) } };
+  const details = { hex: bytes.length <= 4096 ? hex(bytes) : `${bytes.length} bytes`, options: { ...options, maxFrames: String(options.maxFrames), maxDecodedBytes: String(options.maxDecodedBytes) } };
   if (got.values.length !== want.values.length || !got.values.every((v, k) => same(v, want.values[k]))) {
     throw new Failure('frames-values-differ', `${how}: ${got.values.length} values, the reference ${want.values.length}`, details);
   }
@@ -1567,14 +1586,16 @@ function runFrames(entry) {
   const options = { checksum, maxFrameBytes: chance(0.2) ? pick([0, 1, 2, 5, 16, below(300)]) : framing.DEFAULT_MAX_FRAME_BYTES, maxFrames: Infinity };
   const given = { checksum, maxFrameBytes: options.maxFrameBytes };
   if (chance(0.3)) given.maxFrames = options.maxFrames = below(14);
-  const want = referenceFrames(codec, bytes, { ...options, maxFrames: given.maxFrames === undefined ? framing.DEFAULT_MAX_FRAMES : options.maxFrames }, false);
+  if (chance(0.3)) given.maxDecodedBytes = pick([0, 1, 64, below(1000), below(20000), below(200000)]);
+  const budget = given.maxDecodedBytes !== undefined ? given.maxDecodedBytes : entry.limits.maxDecodedBytes !== undefined ? entry.limits.maxDecodedBytes : DEFAULT_BUDGET;
+  const want = referenceFrames(codec, bytes, { ...options, maxFrames: given.maxFrames === undefined ? framing.DEFAULT_MAX_FRAMES : options.maxFrames, maxDecodedBytes: budget }, false);
   let got;
   try {
     got = { values: codec.decodeFrames(bytes, given), error: null };
   } catch (error) {
     got = { values: want.values, error };
   }
-  compareFrames('decodeFrames', got, want, bytes, options);
+  compareFrames('decodeFrames', got, want, bytes, { ...options, maxDecodedBytes: budget });
   count(`frames.${want.error ? want.error.code : 'ok'}`);
   const streamWant = referenceFrames(codec, bytes, options, true);
   const readerWant = referenceFrames(codec, bytes, { ...options, maxFrames: Infinity }, false);

@@ -254,17 +254,28 @@ pub fn decode(
         text,
         input.len() >= SPLIT_TEXT_MIN_INPUT,
     )
+    .map(|d| d.slots)
+}
+
+/// What a decode of one message found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decoded {
+    /// The tape slots the message needs (as `decode` returns).
+    pub slots: usize,
+    /// The estimated JS heap its value takes (the figure `max_decoded_bytes` bounds): a
+    /// caller that keeps many values sums these (lib/framing.js, a `decodeFrames` call).
+    pub heap: u64,
 }
 
 /// `decode` with the text split (`TextBuffer::start`) or not, whatever the input's size
-/// (the fuzz targets decode small messages both ways).
+/// (the fuzz targets decode small messages both ways), and the value's estimated heap.
 pub fn decode_text(
     program: &Program,
     input: &[u8],
     tape: &mut [f64],
     text: &mut TextBuffer,
     split: bool,
-) -> Result<usize> {
+) -> Result<Decoded> {
     text.start(split);
     decode_at(program, input, 0, tape, text)
 }
@@ -280,7 +291,7 @@ fn decode_at(
     start: usize,
     tape: &mut [f64],
     text: &mut TextBuffer,
-) -> Result<usize> {
+) -> Result<Decoded> {
     let text_mark = text.mark();
     let mut d = Decoding {
         r: Reader::at(input, start),
@@ -310,7 +321,10 @@ fn decode_at(
             limit: MAX_JS_STRING_LENGTH as u64,
         }));
     }
-    Ok(d.out.slots())
+    Ok(Decoded {
+        slots: d.out.slots(),
+        heap: d.heap,
+    })
 }
 
 /// The error, with its offset and path, of the string whose length JS read from tape slot
@@ -356,6 +370,11 @@ pub struct FrameBatch {
     pub max_frame_bytes: u32,
     /// The batch ends after the frame that brings the text to this many UTF-16 units.
     pub text_units: usize,
+    /// The batch stops before the frame whose value would bring the estimated heap of the
+    /// batch's values past this (`Decoded::heap`, summed): the caller reads that frame
+    /// alone and refuses it if its own budget for many frames is spent
+    /// (lib/framing.js, `decodeFrames`' `maxDecodedBytes`).
+    pub heap_budget: u64,
 }
 
 /// What `decode_frames` decoded.
@@ -370,6 +389,9 @@ pub struct Frames {
     /// Whether decoding stopped only because the tape or the text was full (the next
     /// frame may well be sound: call again).
     pub full: bool,
+    /// The estimated heap of the decoded frames' values, summed (at most
+    /// `FrameBatch::heap_budget`).
+    pub heap: u64,
 }
 
 /// Decodes whole frames (docs/FORMAT.md, "Framing") from `input[start..]`, their
@@ -378,8 +400,9 @@ pub struct Frames {
 /// frames instead of once per frame. Stops before the first frame that is not whole and
 /// sound in `input` (`codec::framing::whole_frame`) or whose message does not decode, with
 /// nothing of it on the tape or in the text: that frame is for the caller to read alone,
-/// which gives its error. Also stops before a frame the tape has no room for, and after
-/// the frame that brings the text to `batch.text_units`.
+/// which gives its error. Also stops before a frame the tape has no room for, before one
+/// whose value would take the batch's heap past `batch.heap_budget`, and after the frame
+/// that brings the text to `batch.text_units`.
 pub fn decode_frames(
     program: &Program,
     input: &[u8],
@@ -395,12 +418,19 @@ pub fn decode_frames(
     let mut count = 0;
     let mut slots = 0;
     let mut full = false;
+    let mut heap = 0u64;
     while let Some(frame) = whole_frame(input, pos, batch.checksum, batch.max_frame_bytes) {
         let mark = text.mark();
         let room = &mut tape[slots..];
         match decode_at(program, &input[..frame.end], frame.start, room, text) {
-            Ok(needed) if needed <= room.len() => {
-                slots += needed;
+            Ok(d) if d.heap > batch.heap_budget - heap => {
+                // Read alone, it is refused or taken by the caller's budget.
+                text.rollback(mark);
+                break;
+            }
+            Ok(d) if d.slots <= room.len() => {
+                slots += d.slots;
+                heap += d.heap;
                 count += 1;
                 pos = frame.next;
                 if text.len() >= batch.text_units {
@@ -424,6 +454,7 @@ pub fn decode_frames(
         end: pos,
         slots,
         full,
+        heap,
     }
 }
 

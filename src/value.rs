@@ -407,7 +407,7 @@ pub fn decode_value(schema: &Schema, bytes: &[u8]) -> codec::Result<Value> {
 pub fn decode_value_text(schema: &Schema, bytes: &[u8], split: bool) -> codec::Result<Value> {
     let mut tape = vec![0.0; 16];
     let mut text = TextBuffer::new();
-    let needed = engine::decode_text(&schema.program, bytes, &mut tape, &mut text, split)?;
+    let needed = engine::decode_text(&schema.program, bytes, &mut tape, &mut text, split)?.slots;
     if needed > tape.len() {
         tape.resize(needed, 0.0);
         engine::decode_text(&schema.program, bytes, &mut tape, &mut text, split)?;

@@ -55,6 +55,7 @@ fn batch(case: &Json) -> FrameBatch {
         checksum: matches!(case.get("checksum"), Some(Json::Bool(true))),
         max_frame_bytes: number(case, "maxFrameBytes").map_or(16 << 20, |n| n as u32),
         text_units: 1 << 15,
+        heap_budget: u64::MAX,
     }
 }
 
@@ -183,6 +184,7 @@ fn batches_end_where_the_tape_or_the_text_is_full() {
             checksum,
             max_frame_bytes: u32::MAX,
             text_units: 1 << 15,
+            heap_budget: u64::MAX,
         };
         // A tape of 40 slots holds a few messages of 2 to 8 slots each.
         let (first, frames) = decode_frames_values(&schema, &bytes, 0, batch, 40);
@@ -225,6 +227,7 @@ fn the_text_of_a_frame_not_taken_is_dropped() {
         checksum: false,
         max_frame_bytes: u32::MAX,
         text_units: 1 << 15,
+        heap_budget: u64::MAX,
     };
     let mut tape = vec![0.0; 20];
     let mut text = shorn::codec::TextBuffer::new();
@@ -236,6 +239,7 @@ fn the_text_of_a_frame_not_taken_is_dropped() {
             end: 2 + messages[0].len() + messages[1].len(),
             slots: 6,
             full: true,
+            heap: frames.heap,
         }
     );
     // One Latin-1 text again, holding exactly the two names taken.
@@ -357,6 +361,7 @@ fn mutated_streams_decode_in_batches_as_frame_by_frame() {
             checksum,
             max_frame_bytes: [u32::MAX, 30, 60][rng.below(3)],
             text_units: [1 << 15, 4][rng.below(2)],
+            heap_budget: u64::MAX,
         };
         let want = one_at_a_time(&schema, &bytes, batch);
         for tape_slots in [8, 64, 4096] {
@@ -439,8 +444,80 @@ fn a_large_text_in_chunks_reads_back_alone_and_in_a_batch() {
         checksum: false,
         max_frame_bytes: u32::MAX,
         text_units: 1 << 15,
+        heap_budget: u64::MAX,
     };
     let (all, end) = all_batches(&schema, &frames, batch, 1 << 16);
     assert_eq!(end, frames.len());
     assert_eq!(all, values);
+}
+
+/// The estimated heap of a frame's value read alone (`engine::decode_text`).
+fn heap_alone(schema: &Schema, message: &[u8]) -> u64 {
+    let mut tape = vec![0.0; 1 << 12];
+    let mut text = shorn::codec::TextBuffer::new();
+    shorn::engine::decode_text(&schema.program, message, &mut tape, &mut text, false)
+        .expect("decodes")
+        .heap
+}
+
+#[test]
+fn a_batch_sums_the_heap_of_its_values_and_stops_before_its_budget() {
+    let schema = object(
+        r#"{"name":"name","schema":{"type":"string"}},{"name":"xs","schema":{"type":"array","items":{"type":"bytes"}}}"#,
+    );
+    let values: Vec<Value> = (0..20)
+        .map(|k| {
+            Value::Object(vec![
+                ("name".into(), Value::String(format!("p{k}"))),
+                (
+                    "xs".into(),
+                    Value::Array((0..k).map(|_| Value::Bytes(Vec::new())).collect()),
+                ),
+            ])
+        })
+        .collect();
+    let messages = encode_all(&schema, &values);
+    let heaps: Vec<u64> = messages.iter().map(|m| heap_alone(&schema, m)).collect();
+    assert!(
+        heaps.windows(2).all(|w| w[0] < w[1]),
+        "each value holds more: {heaps:?}"
+    );
+    let bytes = frames_of(&messages, false);
+    let unbounded = FrameBatch {
+        checksum: false,
+        max_frame_bytes: u32::MAX,
+        text_units: 1 << 15,
+        heap_budget: u64::MAX,
+    };
+    let (all, frames) = decode_frames_values(&schema, &bytes, 0, unbounded, 1 << 12);
+    assert!(same_all(&all, &values));
+    assert_eq!(frames.heap, heaps.iter().sum::<u64>());
+    // A budget the first five values fit and the sixth does not: the batch stops before
+    // the sixth, not full (the caller reads it alone), and nothing of it is kept.
+    let five: u64 = heaps[..5].iter().sum();
+    for budget in [five, five + heaps[5] - 1] {
+        let batch = FrameBatch {
+            heap_budget: budget,
+            ..unbounded
+        };
+        let (got, frames) = decode_frames_values(&schema, &bytes, 0, batch, 1 << 12);
+        assert!(same_all(&got, &values[..5]));
+        assert_eq!((frames.count, frames.full, frames.heap), (5, false, five));
+        let sixth: usize = messages[..5].iter().map(|m| 1 + m.len()).sum();
+        assert_eq!(frames.end, sixth);
+    }
+    // Exactly enough for six.
+    let batch = FrameBatch {
+        heap_budget: five + heaps[5],
+        ..unbounded
+    };
+    let (_, frames) = decode_frames_values(&schema, &bytes, 0, batch, 1 << 12);
+    assert_eq!(frames.count, 6);
+    // None at all: not even the first.
+    let batch = FrameBatch {
+        heap_budget: 0,
+        ..unbounded
+    };
+    let (got, frames) = decode_frames_values(&schema, &bytes, 0, batch, 1 << 12);
+    assert!(got.is_empty() && frames.end == 0 && !frames.full);
 }

@@ -32,10 +32,18 @@ fuzz_target!(|data: &[u8]| {
     };
     let tape_slots = if how & 4 != 0 { 1 + small } else { TAPE_SLOTS };
     let text_units = if how & 8 != 0 { 1 + small } else { TEXT_UNITS };
+    // A small heap budget (with the small tape's bit) stops batches early, before frames
+    // that are then read alone.
+    let heap_budget = if how & 4 != 0 && small & 1 != 0 {
+        small as u64 * 100
+    } else {
+        u64::MAX
+    };
     let batch = FrameBatch {
         checksum,
         max_frame_bytes,
         text_units,
+        heap_budget,
     };
     let alone = |pos: usize| -> Option<(Value, usize)> {
         let frame = whole_frame(input, pos, checksum, max_frame_bytes)?;
@@ -58,6 +66,7 @@ fuzz_target!(|data: &[u8]| {
         let (values, frames) = decode_frames_values(schema, input, pos, batch, tape_slots);
         assert_eq!(values.len(), frames.count);
         assert!(frames.end >= pos && frames.end <= input.len());
+        assert!(frames.heap <= heap_budget, "a batch went past its heap budget");
         assert!(
             frames.count > 0 || frames.end == pos,
             "an empty batch moved on"

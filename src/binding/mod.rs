@@ -138,6 +138,10 @@ struct Inner {
     /// (`pushText`, lib/runtime.js TEXT_CHUNK), before their encode call takes them.
     pending: Vec<u16>,
     text: TextBuffer,
+    /// The estimated heap of the last value `decode` or `decodeInput` made
+    /// (`engine::Decoded::heap`), until `decodedHeap()` takes it: a frame read alone
+    /// counts it against its `decodeFrames` call's budget (lib/framing.js).
+    heap: Option<u64>,
 }
 
 /// A tape grown past this many slots is given back once a call needs less than a quarter
@@ -401,6 +405,7 @@ unsafe fn init_call(env: napi_env, info: sys::napi_callback_info) -> NResult<nap
             units: Vec::new(),
             pending: Vec::new(),
             text: TextBuffer::new(),
+            heap: None,
         };
         let tape = nodeapi::get_property(env, state, c"tape")?;
         let out = nodeapi::get_property(env, state, c"out")?;
@@ -426,6 +431,7 @@ unsafe fn init_call(env: napi_env, info: sys::napi_callback_info) -> NResult<nap
         method(env, obj, c"pushText", push_text, &shared)?;
         method(env, obj, c"dropText", drop_text, &shared)?;
         method(env, obj, c"scratchBytes", scratch_bytes, &shared)?;
+        method(env, obj, c"decodedHeap", decoded_heap, &shared)?;
         // The descriptor types the compiler accepts, for the JS coverage test.
         let types = nodeapi::new_array(env, REGISTRY.len())?;
         for (i, entry) in REGISTRY.iter().enumerate() {
@@ -536,6 +542,20 @@ unsafe extern "C" fn scratch_bytes(env: napi_env, info: sys::napi_callback_info)
             let units = inner.units.capacity() + inner.pending.capacity();
             let bytes = inner.text.capacity() + inner.writer.capacity() + 2 * units;
             nodeapi::double(env, bytes as f64)
+        })
+    }
+}
+
+/// `decodedHeap()`: takes the estimated heap of the value the last `decode` or
+/// `decodeInput` of this environment made (`engine::Decoded::heap`); -1 when none did
+/// since the last take (a small message read in JS). lib/framing.js counts a frame read
+/// alone with it.
+unsafe extern "C" fn decoded_heap(env: napi_env, info: sys::napi_callback_info) -> napi_value {
+    // SAFETY: as in `set_tape`.
+    unsafe {
+        state_call(env, info, |inner, _| {
+            let heap = inner.heap.take().map_or(-1.0, |h| h as f64);
+            nodeapi::double(env, heap)
         })
     }
 }
@@ -970,29 +990,40 @@ unsafe extern "C" fn decode_input(env: napi_env, info: sys::napi_callback_info) 
 }
 
 /// Tape slots `decodeFrames` writes before the messages: the number of frames decoded,
-/// where the first frame not decoded starts, and 1 if decoding stopped only because the
-/// tape or text was full (lib/framing.js, FrameReader).
-const FRAMES_HEADER: usize = 3;
+/// where the first frame not decoded starts, 1 if decoding stopped only because the
+/// tape or text was full, and the estimated heap of their values (lib/framing.js,
+/// FrameReader).
+const FRAMES_HEADER: usize = 4;
 
 /// A batch's text is cut after the frame that takes it to this many UTF-16 units: JS
 /// slices every string of the batch from one string (kept alive by any long slice), so
 /// this bounds what one kept value can pin.
 const FRAMES_TEXT_UNITS: usize = 1 << 15;
 
-/// `decodeFrames(bytes, start, maxFrameBytes, checksum)`: decodes the whole, sound frames
-/// of `bytes` from `start` on, in one call (`engine::decode_frames`); their messages'
-/// slots follow the header on the tape, and the text of all of them is the result.
+/// `decodeFrames(bytes, start, maxFrameBytes, checksum, heapBudget)`: decodes the whole,
+/// sound frames of `bytes` from `start` on, in one call (`engine::decode_frames`), up to
+/// `heapBudget` estimated heap bytes of values (Infinity or absent: no bound); their
+/// messages' slots follow the header on the tape, and the text of all of them is the
+/// result.
 unsafe extern "C" fn decode_frames(env: napi_env, info: sys::napi_callback_info) -> napi_value {
     // SAFETY: N-API passes a live env and info; `data` is this function's Rc<Bound>.
     unsafe {
-        match nodeapi::cb_info::<4>(env, info) {
-            Ok(([input, start, max, checksum], _, data)) => {
+        match nodeapi::cb_info::<5>(env, info) {
+            Ok(([input, start, max, checksum, budget], _, data)) => {
                 let bound = bound_of(data);
                 let start = get_u32(env, start, 0) as usize;
                 let max = get_u32(env, max, 0);
                 let checksum = nodeapi::number(env, checksum).is_some_and(|v| v != 0.0);
+                // NaN and negatives are 0; Infinity and anything past u64 saturate.
+                let heap_budget = nodeapi::number(env, budget).map_or(u64::MAX, |v| v as u64);
+                let batch = engine::FrameBatch {
+                    checksum,
+                    max_frame_bytes: max,
+                    text_units: FRAMES_TEXT_UNITS,
+                    heap_budget,
+                };
                 let result = view_bytes(env, input, "decodeFrames: expected a Uint8Array")
-                    .and_then(|bytes| frames_call(env, bound, &bytes, start, max, checksum));
+                    .and_then(|bytes| frames_call(env, bound, &bytes, start, batch));
                 finish(env, Some(&bound.shared), result)
             }
             Err(e) => finish(env, None, Err(e)),
@@ -1008,8 +1039,7 @@ unsafe fn frames_call(
     bound: &Bound,
     bytes: &[u8],
     start: usize,
-    max_frame_bytes: u32,
-    checksum: bool,
+    batch: engine::FrameBatch,
 ) -> NResult<napi_value> {
     let mut guard = enter(&bound.shared)?;
     let inner = &mut *guard;
@@ -1026,15 +1056,11 @@ unsafe fn frames_call(
         return Err(Fail::Invalid("decodeFrames: the tape is too small"));
     }
     let (header, room) = tape.split_at_mut(FRAMES_HEADER);
-    let batch = engine::FrameBatch {
-        checksum,
-        max_frame_bytes,
-        text_units: FRAMES_TEXT_UNITS,
-    };
     let frames = engine::decode_frames(&bound.program, bytes, start, batch, room, &mut inner.text);
     header[0] = frames.count as f64;
     header[1] = frames.end as f64;
     header[2] = if frames.full { 1.0 } else { 0.0 };
+    header[3] = frames.heap as f64;
     // SAFETY: `env` is live.
     let result = unsafe { js_text(env, &bound.shared, inner.text.text()) }?;
     if idle(inner.text.capacity(), inner.text.len()) {
@@ -1139,8 +1165,10 @@ unsafe fn decode_call(env: napi_env, bound: &Bound, input: Input) -> NResult<nap
     // A large message of a schema whose strings are not a fixed few keeps its Latin-1 and
     // wide strings apart (lib/codegen.js reads negative slots only for such schemas).
     let split = matches!(bound.args, Args::Concatenated) && bytes.len() >= SPLIT_TEXT_MIN_INPUT;
-    let needed = engine::decode_text(&bound.program, bytes, tape, &mut inner.text, split)
+    let decoded = engine::decode_text(&bound.program, bytes, tape, &mut inner.text, split)
         .map_err(Fail::Codec)?;
+    inner.heap = Some(decoded.heap);
+    let needed = decoded.slots;
     if needed > inner.tape.len {
         let slots = needed.max(inner.tape.len * 2);
         // SAFETY: `env` is live.
