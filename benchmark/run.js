@@ -213,7 +213,14 @@ function main() {
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), markdown);
   process.stdout.write(markdown);
-  process.stderr.write(`done in ${elapsed(startMs)}; wrote benchmark/results/latest.md and latest.json\n`);
+  // A full run (every codec, every fixture) is what the README shows: its tables are remade
+  // from it (benchmark/readme-table.js), never copied by hand.
+  const full = !options.quick && CODEC_NAMES.every((c) => codecs.includes(c)) && FIXTURE_NAMES.every((f) => fixtures.includes(f));
+  if (full) {
+    fs.writeFileSync(path.join(RESULTS_DIR, 'latest-full.json'), `${JSON.stringify(results, null, 2)}\n`);
+    require('./readme-table').updateReadme(results);
+  }
+  process.stderr.write(`done in ${elapsed(startMs)}; wrote benchmark/results/latest.md and latest.json${full ? ', latest-full.json and the README\'s tables' : ' (not a full run: the README keeps the tables of the last full one)'}\n`);
 }
 
 main();
