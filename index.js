@@ -10,7 +10,7 @@ const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
 const genericMarshaller = require('./lib/generic');
 const { TYPES } = require('./lib/types');
-const { fromZod } = require('./lib/zod');
+const { fromZod, fromZodReport } = require('./lib/zod');
 const { fromJsonSchema } = require('./lib/json-schema');
 const { fingerprint } = require('./lib/fingerprint');
 const evolve = require('./lib/evolve');
@@ -468,4 +468,4 @@ function differentOptions(a, b) {
 
 const { createRegistry } = require('./lib/envelope').registries({ compile, Codec, differentOptions });
 
-module.exports = { t, compile, encode, decode, fromZod, fromJsonSchema, compatibility, createRegistry, ShornError, Codec };
+module.exports = { t, compile, encode, decode, fromZod, fromZodReport, fromJsonSchema, compatibility, createRegistry, ShornError, Codec };
