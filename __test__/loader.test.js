@@ -35,6 +35,13 @@ if (env.SHORN_STUB_LDD !== undefined) {
     return Buffer.from(env.SHORN_STUB_LDD);
   };
 }
+// SHORN_STUB_DLOPEN: a .node file is not opened but "loaded" as { loadedFrom: its path },
+// so packages for other platforms can be told apart by which file the loader chose.
+if (env.SHORN_STUB_DLOPEN) {
+  require.extensions['.node'] = (module, filename) => {
+    module.exports = { loadedFrom: filename };
+  };
+}
 if (env.SHORN_STUB_GLIBC !== undefined) {
   const glibc = env.SHORN_STUB_GLIBC;
   process.report.getReport = () => ({
@@ -50,7 +57,7 @@ const MUSL_LDD = '\x7fELF musl libc (x86_64)\n';
 const PROBE = `
 try {
   const addon = require(process.argv[1]);
-  console.log(JSON.stringify({ loaded: Object.keys(addon).sort() }));
+  console.log(JSON.stringify(addon.loadedFrom ? { loadedFrom: addon.loadedFrom } : { loaded: Object.keys(addon).sort() }));
 } catch (e) {
   const { code, message, platform, cause } = e;
   console.log(JSON.stringify({ error: { code, message, platform, package: e.package, cause: cause && cause.message } }));
@@ -108,13 +115,14 @@ const realAddon = path.join(ROOT, 'shorn.node');
 const NATIVE_EXPORTS = ['init'];
 
 describe('the declared platforms', () => {
-  test('npm/ has the six platform packages, each named shorn-<platform> and shipping only its binary', () => {
+  test('npm/ has the seven platform packages, each named @shorn/<platform> and shipping only its binary', () => {
     assert.deepEqual(
       platforms.map((p) => p.name),
-      ['darwin-arm64', 'darwin-x64', 'linux-arm64-gnu', 'linux-x64-gnu', 'linux-x64-musl', 'win32-x64-msvc'],
+      ['darwin-arm64', 'darwin-x64', 'linux-arm64-gnu', 'linux-arm64-musl', 'linux-x64-gnu', 'linux-x64-musl', 'win32-x64-gnu'],
     );
     for (const { name, manifest } of platforms) {
-      assert.equal(manifest.name, `shorn-${name}`);
+      assert.equal(manifest.name, `@shorn/${name}`);
+      assert.deepEqual(manifest.publishConfig, { access: 'public' }, 'a scoped package is published public');
       assert.equal(manifest.version, main.version, `${name} is published with shorn, at its version`);
       assert.equal(manifest.main, `shorn.${name}.node`);
       assert.deepEqual(manifest.files, [manifest.main]);
@@ -130,7 +138,7 @@ describe('the declared platforms', () => {
 
   test('package.json "napi.targets" lists the Rust target of each platform package', () => {
     // napi-rs's names: x86_64 -> x64, aarch64 -> arm64; apple-darwin -> darwin,
-    // pc-windows-msvc -> win32-msvc, unknown-linux-gnu -> linux-gnu.
+    // pc-windows-gnu -> win32-gnu, unknown-linux-gnu -> linux-gnu.
     const named = main.napi.targets.map((triple) => {
       const [cpu, , system, abi] = triple.split('-');
       const arch = { x86_64: 'x64', aarch64: 'arm64' }[cpu];
@@ -140,6 +148,41 @@ describe('the declared platforms', () => {
     });
     assert.deepEqual(named.sort(), platforms.map((p) => p.name));
     assert.equal(main.napi.binaryName, 'shorn');
+  });
+
+  test('with all seven platform packages installed, the loader on each platform loads that platform package', () => {
+    // The real manifests (npm/<name>/package.json, whose main names the binary) with a
+    // placeholder binary each; the stub records which file would be opened.
+    const files = {};
+    for (const { name, manifest } of platforms) {
+      files[`node_modules/${manifest.name}/package.json`] = JSON.stringify(manifest);
+      files[`node_modules/${manifest.name}/${manifest.main}`] = `placeholder for ${name}`;
+    }
+    const dir = scratchPackage(files);
+    const chosen = {};
+    for (const { name, manifest } of platforms) {
+      const result = runLoader(dir, { ...stubFor(manifest), SHORN_STUB_DLOPEN: '1' });
+      assert.equal(result.error, undefined, `${name}: ${result.error?.message}`);
+      chosen[name] = path.relative(dir, result.loadedFrom);
+    }
+    assert.deepEqual(chosen, {
+      'darwin-arm64': path.join('node_modules', '@shorn', 'darwin-arm64', 'shorn.darwin-arm64.node'),
+      'darwin-x64': path.join('node_modules', '@shorn', 'darwin-x64', 'shorn.darwin-x64.node'),
+      'linux-arm64-gnu': path.join('node_modules', '@shorn', 'linux-arm64-gnu', 'shorn.linux-arm64-gnu.node'),
+      'linux-arm64-musl': path.join('node_modules', '@shorn', 'linux-arm64-musl', 'shorn.linux-arm64-musl.node'),
+      'linux-x64-gnu': path.join('node_modules', '@shorn', 'linux-x64-gnu', 'shorn.linux-x64-gnu.node'),
+      'linux-x64-musl': path.join('node_modules', '@shorn', 'linux-x64-musl', 'shorn.linux-x64-musl.node'),
+      'win32-x64-gnu': path.join('node_modules', '@shorn', 'win32-x64-gnu', 'shorn.win32-x64-gnu.node'),
+    });
+    // The libc on Linux arm64 comes from process.report where there is no ldd, too.
+    const noLdd = { SHORN_STUB_PLATFORM: 'linux', SHORN_STUB_ARCH: 'arm64', SHORN_STUB_LDD: '', SHORN_STUB_DLOPEN: '1' };
+    assert.match(runLoader(dir, { ...noLdd, SHORN_STUB_GLIBC: '' }).loadedFrom, /linux-arm64-musl\/shorn\.linux-arm64-musl\.node$/);
+    assert.match(runLoader(dir, { ...noLdd, SHORN_STUB_GLIBC: '2.17' }).loadedFrom, /linux-arm64-gnu\/shorn\.linux-arm64-gnu\.node$/);
+    // Windows on arm64 and Linux on 32-bit ARM have no package: the one clear error.
+    const winArm = runLoader(dir, { SHORN_STUB_PLATFORM: 'win32', SHORN_STUB_ARCH: 'arm64', SHORN_STUB_DLOPEN: '1' });
+    assertClearError(winArm.error, 'win32-arm64-gnu', '@shorn/win32-arm64-gnu');
+    const arm = runLoader(dir, { SHORN_STUB_PLATFORM: 'linux', SHORN_STUB_ARCH: 'arm', SHORN_STUB_LDD: GLIBC_LDD, SHORN_STUB_DLOPEN: '1' });
+    assertClearError(arm.error, 'linux-arm-gnu', '@shorn/linux-arm-gnu');
   });
 
   test('on each declared platform the loader looks for that platform package, and says it is not installed', () => {
@@ -156,40 +199,40 @@ describe('the declared platforms', () => {
 describe('the loader', () => {
   test('on an undeclared platform, the error says no package is published for it and lists those that are', () => {
     const { error } = runLoader(scratchPackage(), { SHORN_STUB_PLATFORM: 'freebsd', SHORN_STUB_ARCH: 'x64' });
-    assertClearError(error, 'freebsd-x64', 'shorn-freebsd-x64');
-    assert.ok(error.message.includes('shorn publishes no shorn-freebsd-x64 package'), error.message);
+    assertClearError(error, 'freebsd-x64', '@shorn/freebsd-x64');
+    assert.ok(error.message.includes('shorn publishes no @shorn/freebsd-x64 package'), error.message);
     for (const { name } of platforms) assert.ok(error.message.includes(name), `lists ${name}`);
   });
 
   test('without /usr/bin/ldd it asks process.report for the libc: glibc, then musl', () => {
     const noLdd = { SHORN_STUB_PLATFORM: 'linux', SHORN_STUB_LDD: '' };
     const glibc = runLoader(scratchPackage(), { ...noLdd, SHORN_STUB_ARCH: 'arm64', SHORN_STUB_GLIBC: '2.31' });
-    assertClearError(glibc.error, 'linux-arm64-gnu', 'shorn-linux-arm64-gnu');
+    assertClearError(glibc.error, 'linux-arm64-gnu', '@shorn/linux-arm64-gnu');
     const musl = runLoader(scratchPackage(), { ...noLdd, SHORN_STUB_ARCH: 'x64', SHORN_STUB_GLIBC: '' });
-    assertClearError(musl.error, 'linux-x64-musl', 'shorn-linux-x64-musl');
+    assertClearError(musl.error, 'linux-x64-musl', '@shorn/linux-x64-musl');
   });
 
   const glibcHost = process.platform === 'linux' && Boolean(process.report.getReport().header.glibcVersionRuntime);
   test("without /usr/bin/ldd, a glibc machine's own process.report says glibc", { skip: !glibcHost }, () => {
     const { error } = runLoader(scratchPackage(), { SHORN_STUB_ARCH: 'arm64', SHORN_STUB_LDD: '' });
-    assertClearError(error, 'linux-arm64-gnu', 'shorn-linux-arm64-gnu');
+    assertClearError(error, 'linux-arm64-gnu', '@shorn/linux-arm64-gnu');
   });
 
   test('names a platform package that is installed but fails to load, with the cause', () => {
     const dir = scratchPackage({
-      'node_modules/shorn-linux-x64-gnu/package.json': JSON.stringify({ name: 'shorn-linux-x64-gnu', main: 'shorn.linux-x64-gnu.node' }),
-      'node_modules/shorn-linux-x64-gnu/shorn.linux-x64-gnu.node': 'not a shared library',
+      'node_modules/@shorn/linux-x64-gnu/package.json': JSON.stringify({ name: '@shorn/linux-x64-gnu', main: 'shorn.linux-x64-gnu.node' }),
+      'node_modules/@shorn/linux-x64-gnu/shorn.linux-x64-gnu.node': 'not a shared library',
     });
     const { error } = runLoader(dir, { SHORN_STUB_PLATFORM: 'linux', SHORN_STUB_ARCH: 'x64', SHORN_STUB_LDD: GLIBC_LDD });
-    assertClearError(error, 'linux-x64-gnu', 'shorn-linux-x64-gnu');
-    assert.ok(error.message.includes('shorn-linux-x64-gnu is installed but failed to load'), error.message);
+    assertClearError(error, 'linux-x64-gnu', '@shorn/linux-x64-gnu');
+    assert.ok(error.message.includes('@shorn/linux-x64-gnu is installed but failed to load'), error.message);
     assert.ok(error.cause && error.message.includes(error.cause), 'the cause is attached and quoted');
   });
 
   test('loads the platform package for this platform', { skip: process.platform !== 'linux' || process.arch !== 'x64' }, () => {
     const dir = scratchPackage({
-      'node_modules/shorn-linux-x64-gnu/package.json': JSON.stringify({ name: 'shorn-linux-x64-gnu', main: 'shorn.linux-x64-gnu.node' }),
-      'node_modules/shorn-linux-x64-gnu/shorn.linux-x64-gnu.node': fs.readFileSync(realAddon),
+      'node_modules/@shorn/linux-x64-gnu/package.json': JSON.stringify({ name: '@shorn/linux-x64-gnu', main: 'shorn.linux-x64-gnu.node' }),
+      'node_modules/@shorn/linux-x64-gnu/shorn.linux-x64-gnu.node': fs.readFileSync(realAddon),
     });
     assert.deepEqual(runLoader(dir, {}), { loaded: NATIVE_EXPORTS });
   });
@@ -197,8 +240,8 @@ describe('the loader', () => {
   test('prefers a local build (shorn.node) to the platform package', () => {
     const dir = scratchPackage({
       'shorn.node': fs.readFileSync(realAddon),
-      'node_modules/shorn-linux-x64-gnu/package.json': JSON.stringify({ name: 'shorn-linux-x64-gnu', main: 'shorn.linux-x64-gnu.node' }),
-      'node_modules/shorn-linux-x64-gnu/shorn.linux-x64-gnu.node': 'not a shared library',
+      'node_modules/@shorn/linux-x64-gnu/package.json': JSON.stringify({ name: '@shorn/linux-x64-gnu', main: 'shorn.linux-x64-gnu.node' }),
+      'node_modules/@shorn/linux-x64-gnu/shorn.linux-x64-gnu.node': 'not a shared library',
     });
     assert.deepEqual(runLoader(dir, {}), { loaded: NATIVE_EXPORTS });
   });
@@ -206,7 +249,7 @@ describe('the loader', () => {
   test('a local build that fails to load is named in the error', () => {
     const dir = scratchPackage({ 'shorn.node': 'not a shared library' });
     const { error } = runLoader(dir, { SHORN_STUB_PLATFORM: 'darwin', SHORN_STUB_ARCH: 'arm64' });
-    assertClearError(error, 'darwin-arm64', 'shorn-darwin-arm64');
+    assertClearError(error, 'darwin-arm64', '@shorn/darwin-arm64');
     assert.ok(error.message.includes(`${path.join(dir, 'shorn.node')} exists but failed to load`), error.message);
     assert.ok(error.cause, 'the cause is attached');
   });

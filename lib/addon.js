@@ -4,7 +4,7 @@
 //
 //   1. `shorn.node` at the package root: a local build, made in a git clone by `npm install`
 //      or `npm run build` (scripts/build.js). Published packages never contain it.
-//   2. The platform package for this process, `shorn-<platform>-<arch>[-<abi>]` (npm/*/):
+//   2. The platform package for this process, `@shorn/<platform>-<arch>[-<abi>]` (npm/*/):
 //      one prebuilt binary each, listed as optionalDependencies of the published package,
 //      so npm installs only the one whose `os`, `cpu` and `libc` match (docs/PACKAGING.md).
 //   3. Otherwise it throws one Error that names the platform, the package it looked for
@@ -13,9 +13,21 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-// The platforms a package is declared for: npm/<name>/, and their Rust targets in
-// package.json "napi.targets" (__test__/loader.test.js checks the three agree).
-const PLATFORMS = ['linux-x64-gnu', 'linux-x64-musl', 'linux-arm64-gnu', 'darwin-x64', 'darwin-arm64', 'win32-x64-msvc'];
+// The platforms a package is published for: npm/<name>/, and their Rust targets in
+// package.json "napi.targets" (__test__/loader.test.js checks the three agree). Windows's is
+// built with the GNU toolchain (x86_64-pc-windows-gnu), and loads into the MSVC-built node.exe
+// like any DLL.
+const PLATFORMS = [
+  'linux-x64-gnu',
+  'linux-arm64-gnu',
+  'linux-x64-musl',
+  'linux-arm64-musl',
+  'darwin-x64',
+  'darwin-arm64',
+  'win32-x64-gnu',
+];
+// The npm scope of the platform packages: @shorn/linux-x64-gnu and so on (docs/PACKAGING.md).
+const SCOPE = '@shorn';
 const SOURCE = 'https://github.com/shorn-codec/shorn';
 
 // glibc or musl, detected as napi-rs's loaders do. Reading /usr/bin/ldd (a shell script that
@@ -43,11 +55,11 @@ function isMusl() {
   return objects.some((f) => f.includes('libc.musl-') || f.includes('ld-musl-'));
 }
 
-// This process's platform as the packages name it: linux-x64-gnu, darwin-arm64, win32-x64-msvc.
+// This process's platform as the packages name it: linux-arm64-musl, darwin-arm64, win32-x64-gnu.
 function platformName() {
   const { platform, arch } = process;
   if (platform === 'linux') return `${platform}-${arch}-${isMusl() ? 'musl' : 'gnu'}`;
-  if (platform === 'win32') return `${platform}-${arch}-msvc`;
+  if (platform === 'win32') return `${platform}-${arch}-gnu`;
   return `${platform}-${arch}`;
 }
 
@@ -69,7 +81,7 @@ function load() {
   }
 
   const name = platformName();
-  const pkg = `shorn-${name}`;
+  const pkg = `${SCOPE}/${name}`;
   if (PLATFORMS.includes(name)) {
     try {
       return require(pkg);
@@ -87,7 +99,7 @@ function load() {
     }
   } else {
     failures.push(
-      `shorn publishes no ${pkg} package: prebuilt binaries exist for ${PLATFORMS.join(', ')}.`,
+      `shorn publishes no ${pkg} package: prebuilt binaries exist for ${PLATFORMS.join(', ')} (${SCOPE}/<platform>).`,
     );
   }
 

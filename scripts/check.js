@@ -1,8 +1,10 @@
 'use strict';
 // Every check, locally and in CI (`npm test`): the pinned tools (scripts/tools.js), Rust
 // formatting and lints, the Rust tests, a fresh build of the addon, the TypeScript
-// declarations, the JS tests on Node 20 (this node), 22 and 24, then the packaging test
-// (tests/package/), which runs once and tries the installed package on all three itself.
+// declarations, the JS tests on Node 20 (this node), 22 and 24, then the platform packages
+// (tests/package/platforms.test.js: all seven binaries built and checked, linux-arm64-gnu run
+// under qemu) and the packaging test (tests/package/package.test.js), which run once and try
+// the installed package on the Node versions they need themselves.
 
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -30,6 +32,7 @@ const steps = [
       ? [`node --test (Node ${node.version}, SHORN_NO_AVX512=1)`, node.bin, ['--test', ...testFiles()], { SHORN_NO_AVX512: '1' }]
       : [`node --test (Node ${node.version})`, node.bin, ['--test', ...testFiles()]],
   ),
+  ['platforms', process.execPath, ['--test', path.join(root, 'tests', 'package', 'platforms.test.js')]],
   ['package', process.execPath, ['--test', path.join(root, 'tests', 'package', 'package.test.js')]],
 ];
 

@@ -4,7 +4,7 @@
 // gets `optionalDependencies` on every declared platform package at its own version. That is
 // what napi-rs's `napi prepublish` does, and for the same reason the repository's
 // package.json does not carry them: until those packages are on the registry, `npm ci` in a
-// clone stops with "Missing: shorn-linux-x64-gnu@ from lock file".
+// clone stops with "Missing: @shorn/linux-x64-gnu@ from lock file".
 //
 // Each package is copied to a staging folder and packed there, so the working tree is never
 // modified; `npm pack` runs with --ignore-scripts, since the main package's `prepare` (a
@@ -88,6 +88,6 @@ if (require.main === module) {
     console.log(`${path.relative(process.cwd(), p.file)}: ${kb(p.size)} packed, ${kb(p.unpackedSize)} unpacked, ${p.files.length} files`);
   }
   if (result.missing.length) {
-    console.log(`not packed (no binary built here): ${result.missing.map((p) => `shorn-${p}`).join(', ')}`);
+    console.log(`not packed (no binary in npm/<platform>/; npm run build:platforms builds them): ${result.missing.join(', ')}`);
   }
 }

