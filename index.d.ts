@@ -651,14 +651,67 @@ export type SafeDecodeResult<T> =
   | { readonly ok: false; readonly issues: readonly Issue[]; readonly moreIssues?: true };
 
 /**
+ * Options of `fromZod` and `fromZodReport`, each an explicit opt-in (docs/ZOD.md); the
+ * default of each is `'error'`: what it would take is ERR_SHORN_SCHEMA naming the option.
+ */
+export interface FromZodOptions {
+  /** `'json'`: `z.any()`, `z.unknown()` and `z.json()` are `t.json()`, any JSON value. */
+  readonly unknown?: 'error' | 'json';
+  /**
+   * `'leave-to-zod'`: refinements, transforms (`.transform()`, `.trim()`, `.toLowerCase()`,
+   * and the checks after them), `.catch()`, `z.coerce`, `.pipe()`, `z.codec()` and checks
+   * shorn has no constraint for keep their wire type (the input side, what a sender has
+   * before Zod's parse); shorn checks the rest, and the app runs `Z.parse` on what it
+   * decodes. The values are then typed `z.input` both ways.
+   */
+  readonly effects?: 'error' | 'leave-to-zod';
+  /** `'strip'`: `z.looseObject()`, `.passthrough()` and `.catchall()` keep the named fields; other keys are dropped on encode. */
+  readonly unknownKeys?: 'error' | 'strip';
+}
+
+/** What of a Zod schema shorn does not check or keep, by kind (docs/ZOD.md). */
+export type ZodLeftOutKind = 'refine' | 'check' | 'transform' | 'pipe' | 'catch' | 'coerce' | 'default' | 'unknown-keys';
+
+/** One part of a Zod schema left out: where (`$.a[]`), what kind, and the Zod method or type. */
+export interface ZodLeftOut {
+  readonly path: string;
+  readonly kind: ZodLeftOutKind;
+  readonly what: string;
+}
+
+// Whether options `O` leave effects to Zod: true, false, or boolean when not known.
+type EffectsOption<O> = [O] extends [undefined] ? undefined : 'effects' extends keyof O ? O['effects' & keyof O] : undefined;
+type LeavesToZod<O> = [EffectsOption<O>] extends ['leave-to-zod'] ? true : [EffectsOption<O>] extends ['error' | undefined] ? false : boolean;
+
+/**
+ * The descriptor `fromZod` makes of `Z` with options `O`: decoded values are `z.infer` of
+ * `Z`, or `z.input` of it with `effects: 'leave-to-zod'` (the value before Zod's parse);
+ * encoded values are `z.input`.
+ */
+export type FromZodDescriptor<Z extends ZodSchemaLike, O = {}> = ZodDescriptor<
+  LeavesToZod<O> extends true ? Z['_zod']['input'] : LeavesToZod<O> extends false ? Z['_zod']['output'] : Z['_zod']['output'] | Z['_zod']['input'],
+  Z['_zod']['input']
+>;
+
+/**
  * The shorn descriptor of a Zod v4 schema (zod is an optional peer dependency): objects,
  * strings with their lengths, patterns and formats, numbers and bigints with their formats
  * and bounds, booleans, dates, enums, literals, null, arrays, tuples, records, maps,
  * unions, discriminated unions, optional, nullable, default and lazy. Anything else (a
- * transform, a refinement with a function) is ERR_SHORN_SCHEMA naming it. `Infer` of the
- * result is `z.infer` of the schema.
+ * transform, a refinement with a function) is ERR_SHORN_SCHEMA naming it, and the option
+ * that would take it. `Infer` of the result is `z.infer` of the schema (`z.input` with
+ * `effects: 'leave-to-zod'`). `fromZodReport` lists what the options left out.
  */
-export declare function fromZod<Z extends ZodSchemaLike>(schema: Z): ZodDescriptor<Z['_zod']['output'], Z['_zod']['input']>;
+export declare function fromZod<Z extends ZodSchemaLike, O extends FromZodOptions = {}>(schema: Z, options?: O): FromZodDescriptor<Z, O>;
+
+/**
+ * `fromZod`'s descriptor, and what of the schema shorn leaves out (each part with its path
+ * and kind, in the order met; empty when nothing is).
+ */
+export declare function fromZodReport<Z extends ZodSchemaLike, O extends FromZodOptions = {}>(
+  schema: Z,
+  options?: O,
+): { readonly descriptor: FromZodDescriptor<Z, O>; readonly leftOut: readonly ZodLeftOut[] };
 
 /** Options of `fromJsonSchema`. */
 export interface FromJsonSchemaOptions {

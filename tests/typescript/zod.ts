@@ -5,6 +5,10 @@ import {
   t,
   compile,
   fromZod,
+  fromZodReport,
+  type FromZodOptions,
+  type ZodLeftOut,
+  type ZodLeftOutKind,
   type Infer,
   type InferInput,
   type Descriptor,
@@ -116,6 +120,65 @@ compile(User).encode({ id: 1 });
 compile(User).encode({ name: 'x' });
 // @ts-expect-error: a number is not a string
 compile(User).encode({ id: 1, name: 2 });
+
+// The options (issue 42, item 8). unknown: 'json' and unknownKeys: 'strip' keep z.infer;
+// effects: 'leave-to-zod' types decoded values as z.input (the value before Zod's parse:
+// a transform's input, a default maybe missing), and encoded ones as z.input too.
+const Signup = z
+  .object({
+    email: z.string().trim().toLowerCase().pipe(z.email()),
+    born: z.iso.date().transform((s) => new Date(s)),
+    plan: z.enum(['free', 'pro']).catch('free'),
+    tags: z.array(z.string().trim()).default([]),
+    meta: z.unknown(),
+  })
+  .refine((v) => v.tags.length < 10);
+const SignupD = fromZod(Signup, { effects: 'leave-to-zod', unknown: 'json' });
+assertType<Equal<Infer<typeof SignupD>, z.input<typeof Signup>>>();
+assertType<Equal<InferInput<typeof SignupD>, z.input<typeof Signup>>>();
+assertType<Equal<Infer<typeof SignupD>, { email: string; born: string; plan: 'free' | 'pro'; tags?: string[] | undefined; meta: unknown }>>();
+const signups = compile(SignupD);
+const wire: { born: string } = signups.decode(new Uint8Array(0));
+const parsed: Date = Signup.parse(wire).born;
+void parsed;
+signups.encode({ email: ' Ada@Example.com ', born: '1990-01-02', plan: 'pro', meta: { any: ['json'] } });
+// @ts-expect-error: the wire has the transform's input, a string, not a Date
+signups.encode({ email: 'a@b.co', born: new Date(), plan: 'pro', meta: null });
+// effects: 'error' (or no options) keeps z.infer.
+const Plain = z.object({ at: z.date(), n: z.int().default(1) });
+const plain0 = fromZod(Plain);
+const plain1 = fromZod(Plain, {});
+const plain2 = fromZod(Plain, { effects: 'error' });
+const plain3 = fromZod(Plain, { unknown: 'json', unknownKeys: 'strip' });
+assertType<Equal<Infer<typeof plain0>, z.infer<typeof Plain>>>();
+assertType<Equal<Infer<typeof plain1>, z.infer<typeof Plain>>>();
+assertType<Equal<Infer<typeof plain2>, z.infer<typeof Plain>>>();
+assertType<Equal<Infer<typeof plain3>, z.infer<typeof Plain>>>();
+assertType<Equal<InferInput<typeof plain3>, z.input<typeof Plain>>>();
+// Options known only as FromZodOptions: either.
+const someOptions: FromZodOptions = JSON.parse('{}');
+const either = fromZod(z.string().transform((s) => s.length), someOptions);
+assertType<Equal<Infer<typeof either>, string | number>>();
+// fromZodReport: the same descriptor, and what was left out.
+const reported = fromZodReport(Signup, { effects: 'leave-to-zod', unknown: 'json' });
+assertType<Equal<typeof reported.descriptor, typeof SignupD>>();
+assertType<Equal<typeof reported.leftOut, readonly ZodLeftOut[]>>();
+const firstLeftOut = reported.leftOut[0];
+if (firstLeftOut !== undefined) {
+  const where: string = firstLeftOut.path;
+  const kind: ZodLeftOutKind = firstLeftOut.kind;
+  const what: string = firstLeftOut.what;
+  void [where, kind, what];
+}
+assertType<Equal<ZodLeftOutKind, 'refine' | 'check' | 'transform' | 'pipe' | 'catch' | 'coerce' | 'default' | 'unknown-keys'>>();
+const noOptions = fromZodReport(Plain);
+assertType<Equal<Infer<typeof noOptions.descriptor>, z.infer<typeof Plain>>>();
+// @ts-expect-error: not an option value
+fromZod(Plain, { effects: 'skip' });
+// @ts-expect-error: not an option
+fromZod(Plain, { refinements: 'skip' });
+// @ts-expect-error: unknown takes 'json' (or 'error')
+fromZod(Plain, { unknown: 'any' });
 
 // check and safeDecode report failures as values.
 const checked: CheckResult = codec.check({});
