@@ -143,8 +143,18 @@ function mappedChecks(def, path, cx) {
   return list.slice(0, k);
 }
 
+// Zod's string transforms are all `overwrite` checks; which one, for the messages only,
+// from the source of its function (zod 4's own, `(input) => input.trim()`), else all.
+const OVERWRITES = /^\(input\) => (?:input\.(trim|toLowerCase|toUpperCase|normalize)|util\.(slugify))\(/;
+// Zod's ISO formats, made by z.iso.*().
+const ISO_FORMATS = new Set(['date', 'time', 'duration', 'datetime']);
+
 function checkName(c) {
-  if (c.check === 'string_format') return FORMAT_METHODS[c.format] || `z.${c.format}()`;
+  if (c.check === 'string_format') return FORMAT_METHODS[c.format] || (ISO_FORMATS.has(c.format) ? `z.iso.${c.format}()` : `z.${c.format}()`);
+  if (c.check === 'overwrite') {
+    const m = typeof c.tx === 'function' ? OVERWRITES.exec(String(c.tx)) : null;
+    if (m !== null) return `.${m[1] || m[2]}() (a transform)`;
+  }
   return CHECK_NAMES[c.check] || `the check "${c.check}"`;
 }
 
@@ -436,7 +446,7 @@ function stringFormat(c, path, cx) {
       return { format: 'url' };
     default:
       if (FORMAT_METHODS[c.format]) return skip(`${FORMAT_METHODS[c.format]} on z.string()`, 'shorn has no such constraint');
-      return skip(`z.${c.format}()`, 'shorn has the string formats email, uuid, url, datetime, ipv4 and ipv6');
+      return skip(checkName(c), 'shorn has the string formats email, uuid, url, datetime, ipv4 and ipv6');
   }
 }
 
@@ -665,14 +675,12 @@ function union(def, path, cx) {
 
 function object(def, path, cx) {
   let strict = false;
+  let stripped = null;
   if (def.catchall !== undefined) {
     const rest = definition(def.catchall, path).type;
     if (rest !== 'never') {
-      const what = rest === 'unknown' ? 'z.looseObject() (or .passthrough())' : 'z.object().catchall()';
-      if (cx.opts.unknownKeys !== 'strip') throw refuse(path, what, `shorn keeps only the fields it names; unknown keys would be lost (${HINT.unknownKeys})`);
-      // The named fields only: other keys are dropped on encode, so Zod's parse never
-      // sees them (nor checks them against the catchall).
-      cx.leftOut.push({ path, kind: 'unknown-keys', what });
+      stripped = rest === 'unknown' ? 'z.looseObject() (or .passthrough())' : 'z.object().catchall()';
+      if (cx.opts.unknownKeys !== 'strip') throw refuse(path, stripped, `shorn keeps only the fields it names; unknown keys would be lost (${HINT.unknownKeys})`);
     } else strict = true;
   }
   const fields = {};
@@ -685,6 +693,9 @@ function object(def, path, cx) {
       configurable: true,
     });
   }
+  // The named fields only: other keys are dropped on encode, so Zod's parse never sees
+  // them (nor checks them against the catchall).
+  if (stripped !== null) cx.leftOut.push({ path, kind: 'unknown-keys', what: stripped });
   // Checks of the object (.refine(), .superRefine()) after its fields, as Zod runs them.
   noChecks(def, path, cx);
   return t.object(fields, { strict });
