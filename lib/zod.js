@@ -333,12 +333,15 @@ function convertDef(def, path, cx, field) {
     case 'pipe':
       return pipe(def, path, cx, field);
     case 'transform':
-      return anyInput(path, cx, 'z.transform()');
+      return anyInput(path, cx, field, 'z.transform()');
     case 'catch': {
       if (!leaving(cx)) throw refuse(path, '.catch()', `shorn refuses a value its type refuses, and has no fallback value (${HINT.effects}: the inner type on the wire, the fallback Zod's)`);
       const inner = convert(def.innerType, path, cx, field);
       cx.leftOut.push({ path, kind: 'catch', what: '.catch()' });
       noChecks(def, path, cx);
+      // The inner type as it is, a field required when it is: Zod's parse gives the
+      // fallback for a missing one too, but z.input says it is there, and shorn types
+      // decoded values as z.input.
       return inner;
     }
     case 'any':
@@ -355,7 +358,7 @@ function convertDef(def, path, cx, field) {
 // input side's (what a sender has before Zod's parse); the output side is Zod's.
 function pipe(def, path, cx, field) {
   const kind = (side) => definition(def[side], path).type;
-  if (kind('in') === 'transform') return anyInput(path, cx, 'z.preprocess()');
+  if (kind('in') === 'transform') return anyInput(path, cx, field, 'z.preprocess()');
   const transform = kind('out') === 'transform' || typeof def.transform === 'function';
   const what = typeof def.transform === 'function' ? 'z.codec()' : kind('out') === 'transform' ? '.transform()' : '.pipe()';
   if (!leaving(cx)) {
@@ -368,13 +371,14 @@ function pipe(def, path, cx, field) {
 }
 
 // A transform of any input (z.preprocess(), z.transform()): t.json() on the wire, with
-// both effects: 'leave-to-zod' and unknown: 'json'.
-function anyInput(path, cx, what) {
+// both effects: 'leave-to-zod' and unknown: 'json'; optional as a field (Zod runs it on a
+// missing one too).
+function anyInput(path, cx, field, what) {
   if (!leaving(cx) || cx.opts.unknown !== 'json') {
     throw refuse(path, what, `shorn encodes and decodes values as they are; a transform would be lost, and its input is any value (${HINT.anyInput})`);
   }
   cx.leftOut.push({ path, kind: 'transform', what });
-  return t.json();
+  return field ? t.optional(t.json()) : t.json();
 }
 
 function string(def, path, cx) {
