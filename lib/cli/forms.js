@@ -8,10 +8,18 @@
 // needs exactly. For a schema with such fields the command line reads JSON with
 // lib/cli/json.js, which gives those integer literals as bigints; here an int64 or uint64
 // takes the bigint as it is, and every other type sees the number JSON.parse would give.
+//
+// And the other way: the library's JSON form of an int64 or uint64 beyond 2^53 is a string
+// of digits (what JSON.parse keeps exactly), but JSON has integer literals of any size and
+// a string changes the document's type. So what the command line writes (`text`) has
+// every int64 and uint64 as the integer literal it is, exactly (lib/cli/json.js,
+// `stringify`), or with `int64AsString` (`--int64-as-string`) every one as a string of
+// digits, safe or not, so that a consumer finds one type in a field.
 
 const { Marshaller } = require('../generic');
 const { analyze } = require('../walk');
 const { TYPES } = require('../types');
+const { stringify } = require('./json');
 
 // The deepest a JSON value is walked for its bigints (deeper ones stay bigints and fail
 // encode with their path), matching the default maxDepth.
@@ -26,6 +34,17 @@ function numbersOnly(j, depth = 0) {
     Object.defineProperty(o, k, { value: numbersOnly(j[k], depth + 1), writable: true, enumerable: true, configurable: true });
   }
   return o;
+}
+
+const is64 = (d) => d.type === 'int64' || d.type === 'uint64';
+
+// The JSON forms as the command line writes them: an int64 or uint64 is its bigint (which
+// `stringify` writes as a literal) or, with `asString`, its digits.
+class Writing extends Marshaller {
+  toJson(d, x) {
+    if (typeof x === 'bigint' && is64(d)) return this.asString ? String(x) : x;
+    return super.toJson(d, x);
+  }
 }
 
 class ExactForms extends Marshaller {
@@ -46,18 +65,49 @@ function wholeJson(d, refs) {
 }
 
 /**
- * The JSON forms of `descriptor`'s values: `{ toJson(value), fromJson(json), exact }`.
- * `exact` says whether the schema has int64 or uint64 fields, whose JSON should be read
- * with exact integers (lib/cli/json.js, `exactIntegers`).
+ * The JSON forms of `descriptor`'s values: `{ toJson(value), fromJson(json), text(value,
+ * indent), exact }`. `toJson` is the library's JSON form (an int64 beyond 2^53 as a string
+ * of digits, which JSON.stringify can write); `text` is the JSON text the command line
+ * writes: every int64 and uint64 an integer literal, exactly, or with `int64AsString` a
+ * string of digits. `exact` says whether the schema has int64 or uint64 fields, whose JSON
+ * should be read with exact integers (lib/cli/json.js, `exactIntegers`).
  */
-function formsFor(descriptor, maxDepth = MAX_DEPTH) {
+function formsFor(descriptor, { maxDepth = MAX_DEPTH, int64AsString = false } = {}) {
   const info = analyze(descriptor);
   const m = info.uses64 ? new ExactForms(descriptor, info, maxDepth) : new Marshaller(descriptor, info, maxDepth);
+  let text;
+  if (info.uses64) {
+    const w = new Writing(descriptor, info, maxDepth);
+    w.asString = int64AsString;
+    text = (value, indent) => stringify(w.toJson(descriptor, value), indent);
+  } else {
+    // No bigints: JSON.stringify itself, which is faster.
+    text = (value, indent) => JSON.stringify(m.toJson(descriptor, value), null, indent);
+  }
   return {
     exact: info.uses64,
     toJson: (value) => m.toJson(descriptor, value),
     fromJson: (json) => m.fromJson(descriptor, json),
+    text,
   };
 }
 
-module.exports = { formsFor, numbersOnly };
+/**
+ * The JSON forms `shorn inspect` shows values in, by type: `toJson(d, x)` of any node `d`,
+ * as decode writes them (for lib/cli/json.js `stringify`): int64 and uint64 as bigints, or
+ * with `int64AsString` strings of digits. A descriptor that does not analyze (a dump of a
+ * bad schema never gets here, but the walk's own callers may) gets no refs.
+ */
+function valueForms(descriptor, { int64AsString = false } = {}) {
+  let info;
+  try {
+    info = analyze(descriptor);
+  } catch {
+    info = { refs: new Map(), paths: new Map() };
+  }
+  const w = new Writing(descriptor, info, MAX_DEPTH);
+  w.asString = int64AsString;
+  return w;
+}
+
+module.exports = { formsFor, valueForms, numbersOnly };

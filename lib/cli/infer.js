@@ -174,7 +174,7 @@ class Inference {
     // round to (2^64 - 1 parses as 2^64); encode reads them exactly, and names any value
     // that really is out of range.
     if (integers && o.int64 && min >= -(2 ** 63) && max <= 2 ** 64 && (min >= 0 || max <= 2 ** 63)) {
-      return this.note(min >= 0 ? t.uint64() : t.int64(), 'integers beyond 2^53: exact as int64 (decode writes those as strings)');
+      return this.note(min >= 0 ? t.uint64() : t.int64(), 'integers beyond 2^53: a 64-bit integer, read and written exactly (JSON.parse rounds them; decode --int64-as-string writes strings)');
     }
     if (integers) return this.note(t.float64(), 'integers beyond 2^53, kept as the doubles JSON.parse gives');
     return o.float32 && float32 ? t.float32() : t.float64();

@@ -13,6 +13,7 @@ const { TYPES } = require('../types');
 const { ShornError, pathKey } = require('../errors');
 const { analyze, walk } = require('../walk');
 const { jsonForms } = require('../generic');
+const { stringify } = require('./json');
 const { constraintsOf } = require('../constraints');
 const { FORMATS } = require('../formats');
 const { codePoints, patternOf } = require('../types/string');
@@ -463,7 +464,7 @@ function shorten(text, max) {
 function shown(forms, row, max) {
   let json;
   try {
-    json = JSON.stringify(forms.toJson(row.d, row.value));
+    json = stringify(forms.toJson(row.d, row.value));
   } catch {
     json = String(row.value);
   }
@@ -558,7 +559,7 @@ function rowAsJson(forms, row) {
 function rowJsonText(forms, row) {
   const head = `{"offset":${row.offset},"length":${row.end - row.offset},"path":${JSON.stringify(row.path)}`;
   if (row.note !== null) return `${head},"note":${JSON.stringify(row.note)}}`;
-  const value = JSON.stringify(forms.toJson(row.d, row.value));
+  const value = stringify(forms.toJson(row.d, row.value));
   // A member whose value is undefined is left out, as JSON.stringify leaves it out.
   return value === undefined ? `${head}}` : `${head},"value":${value}}`;
 }

@@ -6,6 +6,10 @@
 // JSON.parse rounds. The parser accepts exactly what JSON.parse accepts (RFC 8259) and
 // builds the same values (a `__proto__` key is an own property; a repeated key keeps its
 // first place and its last value); it is iterative, so depth costs no stack.
+//
+// JSON text out: JSON.stringify, except that a bigint is written as the integer literal it
+// is (JSON.stringify throws on one): `decode` writes an int64 or uint64 beyond 2^53 as a
+// number, exactly, which `encode` reads back exactly (docs/CLI.md, "JSON in and out").
 
 class JsonSyntaxError extends Error {
   constructor(message, offset, line, column) {
@@ -317,4 +321,55 @@ function firstLineParses(text, newline) {
   }
 }
 
-module.exports = { parse, parseValues, parseLine, syntaxError, lineColumn, JsonSyntaxError };
+/**
+ * `JSON.stringify(value, null, indent)`, with bigints written as integer literals. The
+ * same text as JSON.stringify for every value without bigints (`toJSON` called, undefined,
+ * functions and symbols left out of objects and null in arrays, non-finite numbers null).
+ */
+function stringify(value, indent = 0) {
+  const gap = typeof indent === 'number' ? ' '.repeat(Math.min(10, Math.max(0, indent))) : '';
+  return write(value, '', gap, '');
+}
+
+// Recursive, as JSON.stringify is: the depth is the value's, which a decode bounds
+// (maxDepth, 128 by default).
+function write(value, key, gap, indent) {
+  if (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') value = value.toJSON(key);
+  switch (typeof value) {
+    case 'bigint':
+      return value.toString();
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      return undefined; // undefined, a function, a symbol
+  }
+  if (value === null) return 'null';
+  const inner = indent + gap;
+  const open = gap === '' ? '' : `\n${inner}`;
+  const comma = gap === '' ? ',' : `,\n${inner}`;
+  const close = gap === '' ? '' : `\n${indent}`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    let out = '[';
+    for (let k = 0; k < value.length; k++) {
+      const item = write(value[k], String(k), gap, inner);
+      out += (k === 0 ? open : comma) + (item === undefined ? 'null' : item);
+    }
+    return `${out + close}]`;
+  }
+  let out = '';
+  for (const k of Object.keys(value)) {
+    const item = write(value[k], k, gap, inner);
+    if (item === undefined) continue;
+    out += (out === '' ? open : comma) + JSON.stringify(k) + (gap === '' ? ':' : ': ') + item;
+  }
+  return out === '' ? '{}' : `{${out}${close}}`;
+}
+
+module.exports = { parse, parseValues, parseLine, syntaxError, lineColumn, stringify, JsonSyntaxError };

@@ -96,13 +96,15 @@ const COMMANDS = {
     usage: 'shorn encode --schema FILE [options] [FILE]',
     about: [
       'Reads one JSON value (stdin without FILE) in the JSON forms of docs/FORMAT.md, the forms',
-      '`shorn decode` writes: int64 as numbers or strings of digits, dates as ISO strings or',
+      '`shorn decode` writes: int64 as integer literals (exactly) or strings of digits, dates as ISO strings or',
       'epoch ms, typed arrays as arrays, bytes as base64. Writes the message. With --stream,',
-      'reads NDJSON and writes one frame per line (docs/FORMAT.md, "Framing"), as it goes.',
+      'reads NDJSON and writes one frame per line (docs/FORMAT.md, "Framing"), as it goes;',
+      'with --stream --each, reads a JSON array and writes one frame per item.',
     ],
     options: {
       ...SCHEMA,
       stream: { type: 'boolean', help: 'NDJSON in, framed messages out (length-prefixed, as codec.encoder() writes), in constant memory' },
+      each: { type: 'boolean', help: 'with --stream: the input is one JSON array, and each item is a frame (read whole, not in constant memory)' },
       ...CHECKSUM,
       hex: { type: 'boolean', help: 'write hex text instead of raw bytes' },
       base64: { type: 'boolean', help: 'write base64 text instead of raw bytes' },
@@ -115,8 +117,10 @@ const COMMANDS = {
     usage: 'shorn decode --schema FILE [options] [FILE]',
     about: [
       'Reads one message (stdin without FILE) and writes its value as JSON, in the JSON forms',
-      'that `shorn encode` reads back. With --stream, reads framed messages (what',
-      '`shorn encode --stream` and codec.encoder() write) and writes NDJSON, one line a frame.',
+      'that `shorn encode` reads back: int64 and uint64 as integer literals, exactly (or with',
+      '--int64-as-string as strings of digits), object keys in schema order. With --stream,',
+      'reads framed messages (what `shorn encode --stream` and codec.encoder() write) and',
+      'writes NDJSON, one line a frame.',
     ],
     options: {
       ...SCHEMA,
@@ -125,6 +129,7 @@ const COMMANDS = {
       'max-frame-bytes': { type: 'number', arg: 'N', help: 'with --stream: refuse a frame longer than N bytes (default: 16777216, 16 MiB)' },
       ...BYTES_IN,
       pretty: { type: 'boolean', help: 'indent the JSON' },
+      'int64-as-string': { type: 'boolean', help: 'write every int64 and uint64 as a string of digits (default: an integer literal, exactly, whatever its size)' },
       ...OUTPUT,
     },
     run: runDecode,
@@ -146,6 +151,7 @@ const COMMANDS = {
       frame: { type: 'number', arg: 'N', help: 'with --stream: show frame N only (from 0)' },
       json: { type: 'boolean', help: 'print the ranges as JSON: { bytes, rows: [{ offset, length, path, value | note }], error }' },
       all: { type: 'boolean', help: 'show every byte of long values (default: the first 32)' },
+      'int64-as-string': { type: 'boolean', help: 'show int64 and uint64 values as strings of digits (default: integer literals, as decode writes them)' },
       ...OUTPUT,
     },
     run: runInspect,
@@ -332,11 +338,32 @@ async function readMessage(file, options, progress) {
   return bytes;
 }
 
-function jsonError(file, e) {
+function jsonError(file, e, text) {
   const { JsonSyntaxError } = require('./json');
   if (!(e instanceof JsonSyntaxError)) return e;
-  const more = e.reason === 'Unexpected data after the JSON value' ? 'this command takes one JSON value (NDJSON is for infer and size)' : undefined;
+  let more;
+  if (e.reason === 'Unexpected data after the JSON value') {
+    // More than one value: NDJSON, when its first line is a value of its own (only encode
+    // reads one JSON value; infer and size read NDJSON as well).
+    more = looksLikeNdjson(text, e.offset)
+      ? 'the input looks like NDJSON (its line 1 is a JSON value): shorn encode --stream reads NDJSON, one value a line, and writes a frame for each'
+      : 'this command takes one JSON value (NDJSON is for encode --stream, infer and size)';
+  }
   return dataError(`${displayName(file)}:${e.line}:${e.column}: invalid JSON: ${e.reason}`, more);
+}
+
+/** Whether `text`, one JSON value up to `offset` and more after it, reads as NDJSON there. */
+function looksLikeNdjson(text, offset) {
+  if (typeof text !== 'string') return false;
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const newline = text.indexOf('\n');
+  if (newline === -1 || newline > offset) return false;
+  try {
+    JSON.parse(text.slice(bom, newline));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The JSON values of a file: `[{ value, line }]`. A .ndjson or .jsonl file is NDJSON. */
@@ -352,7 +379,7 @@ function parseJson(text, file, progress, { ndjson = 'auto', exactIntegers = fals
   try {
     return parseValues(text, { ndjson, exactIntegers, onLine: (done, total) => progress.tick(done, total) });
   } catch (e) {
-    throw jsonError(file, e);
+    throw jsonError(file, e, text);
   }
 }
 
@@ -428,7 +455,7 @@ async function loadSchema(options) {
   try {
     const codec = shorn.compile(descriptor);
     const { formsFor } = require('./forms');
-    return { codec, descriptor: codec.schema, forms: formsFor(codec.schema) };
+    return { codec, descriptor: codec.schema, forms: formsFor(codec.schema, { int64AsString: options['int64-as-string'] === true }) };
   } catch (e) {
     if (e instanceof shorn.ShornError) throw schemaError(`the schema is not valid: ${e.message}`);
     throw e;
@@ -508,6 +535,25 @@ function encodeError(e, where = '') {
   return libraryError(e, `${where}cannot encode the value: `);
 }
 
+/**
+ * The hint for a JSON array the schema refuses whole: when every item fits the schema on
+ * its own (checked, not guessed), encode --stream --each is what was meant. Otherwise none.
+ */
+function arrayHint(codec, forms, list) {
+  if (list.length === 0) return undefined;
+  for (const item of list) {
+    try {
+      codec.encode(forms.fromJson(item));
+    } catch (e) {
+      if (isShornError(e)) return undefined;
+      throw e;
+    }
+  }
+  const n = list.length;
+  const values = n === 1 ? '1 value that fits' : `${n.toLocaleString('en-US')} values that each fit`;
+  return `it is an array of ${values} the schema: shorn encode --stream --each writes a frame for each, or give a schema for the array (t.array of this one)`;
+}
+
 /** Usage errors of the options that only --stream takes, and of those it does not. */
 function checkStreamOptions(options, command) {
   if (options.stream) {
@@ -518,7 +564,7 @@ function checkStreamOptions(options, command) {
     if (max !== undefined && max > 0xffffffff) throw usage('--max-frame-bytes is at most 4294967295');
     return;
   }
-  for (const o of ['checksum', 'max-frame-bytes']) {
+  for (const o of ['checksum', 'max-frame-bytes', 'each']) {
     if (options[o] !== undefined) throw usage(`--${o} is for --stream`);
   }
 }
@@ -536,10 +582,13 @@ async function runEncode(options, files, progress) {
   const values = await readJson(files[0], progress, { ndjson: false, exactIntegers: forms.exact });
   progress.phase('encoding');
   let bytes;
+  const json = values[0].value;
   try {
-    bytes = codec.encode(forms.fromJson(values[0].value));
+    bytes = codec.encode(forms.fromJson(json));
   } catch (e) {
-    throw encodeError(e);
+    const error = encodeError(e);
+    if (error instanceof CliError && e.path === '$' && Array.isArray(json)) error.hint = arrayHint(codec, forms, json) ?? error.hint;
+    throw error;
   }
   progress.end();
   const out = binary ? bytes : `${Buffer.from(bytes).toString(options.hex ? 'hex' : 'base64')}\n`;
@@ -590,6 +639,7 @@ function streamInput(file, progress) {
 }
 
 async function runEncodeStream(options, file, codec, forms, progress) {
+  if (options.each) return runEncodeEach(options, file, codec, forms, progress);
   const { encodeStream, Output } = require('./stream');
   const name = displayName(file);
   const input = streamInput(file, progress);
@@ -615,6 +665,38 @@ async function runEncodeStream(options, file, codec, forms, progress) {
   return EXIT.OK;
 }
 
+const kindOf = (j) => (j === null ? 'null' : Array.isArray(j) ? 'array' : typeof j === 'bigint' ? 'number' : typeof j);
+
+/**
+ * `encode --stream --each`: one JSON array in, a frame per item out (the frames of the
+ * items before a fault are written, as `--stream` writes those of the lines before one).
+ * The whole input is read and parsed first, as `encode` reads one value.
+ */
+async function runEncodeEach(options, file, codec, forms, progress) {
+  const name = displayName(file);
+  const list = (await readJson(file, progress, { ndjson: false, exactIntegers: forms.exact }))[0].value;
+  if (!Array.isArray(list)) {
+    throw dataError(`${name} is not a JSON array: --each takes an array of values (found ${kindOf(list)})`, 'without --each, encode --stream reads NDJSON, one value a line');
+  }
+  progress.phase('encoding');
+  const { joinFrames } = require('../framing');
+  const messages = [];
+  let failure = null;
+  for (let k = 0; k < list.length; k++) {
+    try {
+      messages.push(codec.encode(forms.fromJson(list[k])));
+    } catch (e) {
+      failure = encodeError(e, `${name}: item ${k}: `);
+      if (failure instanceof CliError) failure.hint = framesWritten(k, 'value');
+      break;
+    }
+  }
+  await write(options, joinFrames(messages, options.checksum === true));
+  progress.end();
+  if (failure) throw failure;
+  return EXIT.OK;
+}
+
 async function runDecodeStream(options, file, codec, forms, progress) {
   const { decodeStream, Output } = require('./stream');
   const input = streamInput(file, progress);
@@ -626,7 +708,7 @@ async function runDecodeStream(options, file, codec, forms, progress) {
     output,
     checksum: options.checksum === true,
     maxFrameBytes: options['max-frame-bytes'],
-    toJson: forms.toJson,
+    toText: forms.text,
     progress,
     onError(e) {
       const error = decodeError(e, file);
@@ -639,6 +721,27 @@ async function runDecodeStream(options, file, codec, forms, progress) {
   }));
   progress.end();
   return EXIT.OK;
+}
+
+/**
+ * The hint for bytes that do not decode as one message but do, all of them, as a stream
+ * of frames (without checksums, or with): `decode --stream` is what was meant. Otherwise
+ * none: the hint says what was found, never a guess.
+ */
+function framesHint(codec, bytes) {
+  for (const checksum of [false, true]) {
+    let count;
+    try {
+      count = codec.decodeFrames(bytes, { checksum }).length;
+    } catch (e) {
+      if (isShornError(e)) continue;
+      throw e;
+    }
+    if (count === 0) return undefined;
+    const frames = count === 1 ? '1 frame' : `${count.toLocaleString('en-US')} frames`;
+    return `it reads as a stream of ${frames} (what shorn encode --stream and codec.encoder() write): if it is one, shorn decode --stream${checksum ? ' --checksum' : ''}, with the same --schema, decodes it`;
+  }
+  return undefined;
 }
 
 function decodeError(e, file) {
@@ -657,11 +760,13 @@ async function runDecode(options, files, progress) {
   try {
     value = codec.decode(bytes);
   } catch (e) {
-    throw decodeError(e, files[0]);
+    const error = decodeError(e, files[0]);
+    if (error instanceof CliError) error.hint = framesHint(codec, bytes) ?? error.hint;
+    throw error;
   }
-  const json = forms.toJson(value);
+  const text = forms.text(value, options.pretty ? 2 : 0);
   progress.end();
-  await write(options, `${options.pretty ? JSON.stringify(json, null, 2) : JSON.stringify(json)}\n`);
+  await write(options, `${text}\n`);
   return EXIT.OK;
 }
 
@@ -726,7 +831,7 @@ function dumpMessage(options, message, descriptor, forms, error, out) {
 function inspectMessage(options, bytes, codec, descriptor, out) {
   const { errorAsJson } = require('./inspect');
   const { ShornError } = require('../..');
-  const { jsonForms } = require('../generic');
+  const { valueForms } = require('./forms');
   // The native decoder's error is the one that counts, and is known before the walk, so
   // the dump can be written as the walk goes; the walk's agrees with it (the tests check
   // that), except for the decode budget, which only the native side estimates.
@@ -737,7 +842,7 @@ function inspectMessage(options, bytes, codec, descriptor, out) {
     if (!(e instanceof ShornError)) throw e;
     error = e;
   }
-  const forms = jsonForms(descriptor);
+  const forms = valueForms(descriptor, { int64AsString: options['int64-as-string'] === true });
   if (options.json) out.write(`{"bytes":${bytes.length},"rows":[`);
   error = dumpMessage(options, bytes, descriptor, forms, error, out);
   if (options.json) out.line(`],"error":${JSON.stringify(errorAsJson(error))}}`);
@@ -748,8 +853,8 @@ function inspectMessage(options, bytes, codec, descriptor, out) {
 function inspectStream(options, bytes, codec, descriptor, out) {
   const { eachFrame, frameHeading, framingFault, streamSummary } = require('./frames');
   const { errorAsJson } = require('./inspect');
-  const { jsonForms } = require('../generic');
-  const forms = jsonForms(descriptor);
+  const { valueForms } = require('./forms');
+  const forms = valueForms(descriptor, { int64AsString: options['int64-as-string'] === true });
   const checksum = options.checksum === true;
   const only = options.frame;
   let opened = false;

@@ -143,15 +143,15 @@ async function encodeStream({ codec, input, output, checksum, exactIntegers, toV
 }
 
 /**
- * Framed bytes in, one NDJSON line per frame out. `toJson(value)` gives a value's JSON
- * form; `onError(error, frames)` builds the error to throw for a fault in the frames (the
+ * Framed bytes in, one NDJSON line per frame out. `toText(value)` gives a value's JSON
+ * text (lib/cli/forms.js, `text`); `onError(error, frames)` builds the error to throw for a fault in the frames (the
  * framing's ShornError, with `frame`), after the lines of the `frames` frames before it
  * are written. Resolves to the number of frames read.
  */
-async function decodeStream({ codec, input, output, checksum, maxFrameBytes, toJson, onError, progress }) {
+async function decodeStream({ codec, input, output, checksum, maxFrameBytes, toText, onError, progress }) {
   let lines = [];
   const reader = new FrameReader(codec, frameOptions('decoder', { checksum, maxFrameBytes }, true), (value) => {
-    const json = JSON.stringify(toJson(value));
+    const json = toText(value);
     lines.push(json === undefined ? 'null' : json);
   });
   const flush = async () => {
