@@ -72,6 +72,17 @@ describe('fromZod options: without them, the same refusals, naming the option', 
       [z.record(z.enum(['a']), z.number()), 'z.record() with keys of z.enum()'],
       [z.array(z.string().optional()), 'z.optional() outside an object field'],
       [z.string().min(5).max(2), 'z.string() with a minimum length over its maximum'],
+      [z.void(), 'z.void()'],
+      [z.symbol(), 'z.symbol()'],
+      [z.function(), 'z.function()'],
+      [z.promise(z.string()), 'z.promise()'],
+      [z.custom(() => true), 'z.custom()'],
+      [z.instanceof(Date), 'z.custom()'],
+      [z.object({ a: z.string().prefault('x') }), 'z.prefault()'],
+      [z.object({ a: z.string() }).readonly(), 'z.readonly()'],
+      [z.coerce.bigint(), 'z.bigint() without a 64-bit format'],
+      [z.literal(5n), 'z.literal(5n)'],
+      [z.enum({ A: 1 }), 'z.enum() of numbers'],
     ]) {
       assertShornError(() => fromZod(schema, all), { code: 'ERR_SHORN_SCHEMA', message: new RegExp(`fromZod cannot map ${escape(what)}`) });
     }
