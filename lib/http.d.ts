@@ -28,19 +28,38 @@ export declare function parseAccept(header: string | null | undefined): MediaRan
 /** `media; fingerprint=<codec.fingerprint>`. */
 export declare function contentType(media: string, codec: Codec<any>): string;
 
+/** The Content-Encodings `send` writes and `receive` undoes (`x-gzip` is read as gzip). */
+export type ContentCoding = 'gzip' | 'deflate' | 'br';
+
 export interface SendOptions {
   /** `value` is an iterable of values, sent as frames (`application/x-shorn-frames`). */
   frames?: boolean;
+  /**
+   * Compress the body (gzip level 6, brotli quality 4) with node:zlib and set
+   * Content-Encoding. Node, Deno and Bun; in a browser it throws (use CompressionStream).
+   */
+  compress?: ContentCoding | false;
 }
 
 export interface Sent {
   readonly body: Uint8Array<ArrayBuffer>;
-  readonly headers: { readonly 'content-type': string; readonly accept: string };
+  readonly headers: { readonly 'content-type': string; readonly accept: string; readonly 'content-encoding'?: ContentCoding };
 }
 
 /** `{ body, headers }` to spread into fetch's init. */
-export declare function send<D extends Descriptor>(codec: Codec<D>, value: InferInput<D>, options?: { frames?: false }): Sent;
-export declare function send<D extends Descriptor>(codec: Codec<D>, values: Iterable<InferInput<D>>, options: { frames: true }): Sent;
+export declare function send<D extends Descriptor>(codec: Codec<D>, value: InferInput<D>, options?: { frames?: false; compress?: ContentCoding | false }): Sent;
+export declare function send<D extends Descriptor>(codec: Codec<D>, values: Iterable<InferInput<D>>, options: { frames: true; compress?: ContentCoding | false }): Sent;
+
+/** The default of `receive`'s bodyLimit: 16 MiB. */
+export declare const DEFAULT_RECEIVE_LIMIT: number;
+
+export interface ReceiveOptions {
+  /**
+   * The most bytes a body may take after decompression (default 16 MiB); past it,
+   * ERR_SHORN_LIMIT, found as the body streams in (a compression bomb is not inflated).
+   */
+  bodyLimit?: number;
+}
 
 /** What receive reads: a fetch Response, or a Node IncomingMessage. */
 export interface ResponseLike {
@@ -59,14 +78,17 @@ type DescriptorOf<S> = S extends Codec<infer D> ? D : S extends Descriptor ? S :
 /**
  * The value of a response: shorn (read by the reader its fingerprint names), frames (an
  * array), or JSON (in the schema's JSON forms, checked). With versions `[V1, V2]`, any of
- * them is read as the last. A non-2xx answer rejects with an HttpError.
+ * them is read as the last. A non-2xx answer rejects with an HttpError. A Node
+ * IncomingMessage's Content-Encoding (gzip, x-gzip, deflate, br) is undone, within
+ * `bodyLimit`; fetch undoes it itself.
  */
-export declare function receive<D extends Descriptor>(codec: Codec<D> | D, response: ResponseLike | IncomingMessageLike): Promise<Infer<D>>;
+export declare function receive<D extends Descriptor>(codec: Codec<D> | D, response: ResponseLike | IncomingMessageLike, options?: ReceiveOptions): Promise<Infer<D>>;
 export declare function receive<const V extends readonly [Descriptor | Codec<any>, ...(Descriptor | Codec<any>)[]]>(
   versions: V,
   response: ResponseLike | IncomingMessageLike,
+  options?: ReceiveOptions,
 ): Promise<Infer<DescriptorOf<Last<V>>>>;
-export declare function receive(registry: Registry, response: ResponseLike | IncomingMessageLike): Promise<unknown>;
+export declare function receive(registry: Registry, response: ResponseLike | IncomingMessageLike, options?: ReceiveOptions): Promise<unknown>;
 
 /**
  * The codes an HTTP answer or body may carry besides ShornErrorCode: a type or Content-Encoding

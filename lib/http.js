@@ -7,6 +7,9 @@
 // Uint8Arrays and text read with TextDecoder, so the module runs wherever fetch does
 // (browsers, Deno, Bun, Node). The modules it needs for errors and JSON forms are required
 // on first use: they come with the codec a caller passes in, which has loaded them already.
+// node:zlib (for Content-Encoding) is required on first use too, and only where it exists:
+// without it, gzip and deflate bodies are undone with DecompressionStream if the runtime has
+// one, and anything else is a clear error.
 
 const MEDIA_TYPE = 'application/x-shorn';
 const FRAMES_MEDIA_TYPE = 'application/x-shorn-frames';
@@ -354,51 +357,267 @@ function jsonForms(codec) {
 
 // ---- the client ----
 
+// The most bytes `receive` takes of a body, after decompression: the same default as
+// decodeFrames' maxFrameBytes.
+const DEFAULT_RECEIVE_LIMIT = 16 * 1024 * 1024;
+// Content-Encodings `send` writes and `receive` undoes.
+const CODINGS = ['gzip', 'deflate', 'br'];
+
+let zlibModule;
+// node:zlib where the runtime has it (Node, Deno, Bun), else null: found on first use,
+// through process.getBuiltinModule where there is one, so that loading this module needs no
+// Node built-in and a bundler sees no require of one.
+function nodeZlib() {
+  if (zlibModule === undefined) {
+    zlibModule = null;
+    try {
+      if (typeof process === 'object' && process !== null && typeof process.getBuiltinModule === 'function') {
+        zlibModule = process.getBuiltinModule('node:zlib') || null;
+      } else if (typeof require === 'function') {
+        zlibModule = require(['node', 'zlib'].join(':'));
+      }
+    } catch {
+      zlibModule = null;
+    }
+    if (zlibModule !== null && typeof zlibModule.gzipSync !== 'function') zlibModule = null;
+  }
+  return zlibModule;
+}
+
 /**
  * `{ body, headers }` to spread into fetch's init: `value` encoded with `codec` (with
  * `frames`, `value` is an iterable of values, framed), its Content-Type with the codec's
- * fingerprint, and an Accept that prefers shorn and takes JSON.
+ * fingerprint, and an Accept that prefers shorn and takes JSON. With `compress` ('gzip',
+ * 'deflate' or 'br'), the body is compressed with node:zlib (gzip level 6, brotli quality
+ * 4) and Content-Encoding says so; where there is no node:zlib (a browser) that is an error
+ * naming CompressionStream, the way to compress there.
  */
 function send(codec, value, options = {}) {
   if (options === null || typeof options !== 'object') throw optionError('send: options must be an object');
+  for (const key of Object.keys(options)) {
+    if (key !== 'frames' && key !== 'compress') throw optionError(`send: unknown option ${JSON.stringify(key)} (expected frames, compress)`);
+  }
+  const compress = options.compress;
+  if (compress !== undefined && compress !== false && !CODINGS.includes(compress)) {
+    throw optionError(`send: compress must be 'gzip', 'deflate' or 'br', found ${typeof compress === 'string' ? JSON.stringify(compress) : String(compress)}`);
+  }
   const frames = options.frames === true;
-  const body = frames ? codec.encodeFrames(value) : codec.encode(value);
-  return {
-    body,
-    headers: { 'content-type': contentType(frames ? FRAMES_MEDIA_TYPE : MEDIA_TYPE, codec), accept: ACCEPT },
-  };
+  let body = frames ? codec.encodeFrames(value) : codec.encode(value);
+  const headers = { 'content-type': contentType(frames ? FRAMES_MEDIA_TYPE : MEDIA_TYPE, codec), accept: ACCEPT };
+  if (compress !== undefined && compress !== false) {
+    const zlib = nodeZlib();
+    if (zlib === null) {
+      throw optionError(
+        `send: compress: '${compress}' needs node:zlib (Node, Deno, Bun), which this runtime does not have; in a browser, compress the body yourself ` +
+          `(new Response(new Blob([body]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer()) and set Content-Encoding: gzip`,
+      );
+    }
+    if (compress === 'gzip') body = zlib.gzipSync(body, { level: 6 });
+    else if (compress === 'deflate') body = zlib.deflateSync(body, { level: 6 });
+    else body = zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    headers['content-encoding'] = compress;
+  }
+  return { body, headers };
 }
 
-// A fetch Response, or a Node IncomingMessage (http.request's, or a server's request).
+function limitError(limit) {
+  return new (shorn().ShornError)('ERR_SHORN_LIMIT', `receive: the body is larger than bodyLimit, ${limit} bytes (after decompression)`);
+}
+
+// The codings of a Content-Encoding header in the order they are undone (the last applied
+// first); identity is none. One this module cannot undo is ERR_SHORN_MEDIA_TYPE.
+function codingsOf(header) {
+  if (Array.isArray(header)) header = header.join(',');
+  if (header === undefined || header === null || header === '') return [];
+  const codings = [];
+  for (const raw of String(header).split(',')) {
+    const coding = raw.trim().toLowerCase();
+    if (coding === '' || coding === 'identity') continue;
+    if (coding === 'x-gzip') codings.push('gzip');
+    else if (CODINGS.includes(coding)) codings.push(coding);
+    else throw new (shorn().ShornError)('ERR_SHORN_MEDIA_TYPE', `receive: the body has Content-Encoding ${coding}; receive undoes gzip, x-gzip, deflate and br`);
+  }
+  return codings.reverse();
+}
+
+// The chunks of `source` (an async iterable of Uint8Arrays) with `coding` undone, as they
+// come: node:zlib's stream where there is one, else DecompressionStream (gzip and deflate).
+// The consumer stops pulling when it has had enough; the inflater then stops too.
+function inflate(source, coding) {
+  const zlib = nodeZlib();
+  if (zlib !== null) return inflateWithZlib(zlib, source, coding);
+  const format = coding === 'gzip' ? 'gzip' : coding === 'deflate' ? 'deflate' : null;
+  if (format !== null && typeof DecompressionStream === 'function') return inflateWithStreams(source, format, coding);
+  throw new (shorn().ShornError)(
+    'ERR_SHORN_MEDIA_TYPE',
+    `receive: the body has Content-Encoding ${coding}, and this runtime has neither node:zlib nor a DecompressionStream for it; read it with fetch (which decodes it)`,
+  );
+}
+
+function malformed(coding, e) {
+  return new (shorn().ShornError)('ERR_SHORN_MALFORMED', `receive: the body does not decompress as ${coding}: ${e && e.message ? e.message : String(e)}`);
+}
+
+async function* inflateWithZlib(zlib, source, coding) {
+  const stream = coding === 'gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : zlib.createBrotliDecompress();
+  let failure = null;
+  stream.on('error', (e) => {
+    failure = e;
+  });
+  // The input is written as the output is read: write() waits for 'drain', so the inflater
+  // holds at most its buffers, whatever the ratio.
+  let stopped = false;
+  const feed = (async () => {
+    try {
+      for await (const chunk of source) {
+        if (stopped || failure !== null) return;
+        if (!stream.write(chunk)) await new Promise((resolve) => {
+          const done = () => {
+            stream.removeListener('drain', done);
+            stream.removeListener('close', done);
+            resolve();
+          };
+          stream.on('drain', done);
+          stream.on('close', done);
+        });
+      }
+      if (!stopped && failure === null) stream.end();
+    } catch (e) {
+      stream.destroy(e);
+    }
+  })();
+  try {
+    for await (const chunk of stream) yield chunk;
+    if (failure !== null) throw malformed(coding, failure);
+  } catch (e) {
+    if (e !== null && typeof e === 'object' && e.code !== undefined && String(e.code).startsWith('ERR_SHORN_')) throw e;
+    throw malformed(coding, failure !== null ? failure : e);
+  } finally {
+    // The feed is not awaited: it may wait for a chunk the caller is about to cut off.
+    stopped = true;
+    stream.destroy();
+    feed.catch(() => {});
+  }
+}
+
+async function* inflateWithStreams(source, format, coding) {
+  const decompressor = new DecompressionStream(format);
+  const writer = decompressor.writable.getWriter();
+  const reader = decompressor.readable.getReader();
+  let stopped = false;
+  const feed = (async () => {
+    try {
+      for await (const chunk of source) {
+        if (stopped) return;
+        await writer.ready;
+        await writer.write(chunk);
+      }
+      await writer.close();
+    } catch (e) {
+      if (!stopped) await writer.abort(e).catch(() => {});
+    }
+  })();
+  try {
+    for (;;) {
+      let step;
+      try {
+        step = await reader.read();
+      } catch (e) {
+        throw malformed(coding, e);
+      }
+      if (step.done) break;
+      yield step.value;
+    }
+  } finally {
+    stopped = true;
+    reader.cancel().catch(() => {});
+    feed.catch(() => {});
+  }
+}
+
+// The chunks of a fetch body (a ReadableStream), as an async iterable that cancels the
+// stream when the consumer stops early.
+async function* readableChunks(body) {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const step = await reader.read();
+      if (step.done) return;
+      yield step.value;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+// A fetch Response, or a Node IncomingMessage (http.request's, or a server's request):
+// its status, Content-Type, the codings to undo, and its body's chunks.
 function responseParts(response) {
   if (response !== null && typeof response === 'object') {
     if (typeof response.arrayBuffer === 'function' && response.headers !== null && typeof response.headers.get === 'function') {
+      const body = response.body;
       return {
         status: response.status,
         type: response.headers.get('content-type'),
-        encoding: null, // fetch has decoded it
-        bytes: async () => new Uint8Array(await response.arrayBuffer()),
+        // fetch has undone the Content-Encoding already (its header stays).
+        codings: [],
+        chunks: () =>
+          body !== null && body !== undefined && typeof body.getReader === 'function'
+            ? readableChunks(body)
+            : (async function* whole() {
+                yield new Uint8Array(await response.arrayBuffer());
+              })(),
+        stop: () => {},
       };
     }
     if (typeof response.statusCode === 'number' && typeof response[Symbol.asyncIterator] === 'function') {
       return {
         status: response.statusCode,
         type: response.headers['content-type'],
-        encoding: response.headers['content-encoding'],
-        bytes: () => collect(response),
+        codings: codingsOf(response.headers['content-encoding']),
+        chunks: () => response,
+        // The rest of a body over the limit is not read: the connection goes.
+        stop: () => {
+          if (typeof response.destroy === 'function') response.destroy();
+        },
       };
     }
   }
   throw optionError('receive: expected a fetch Response or a Node IncomingMessage');
 }
 
-async function collect(stream) {
+/**
+ * All the bytes of `parts`' body with its codings undone, at most `limit` of them: more is
+ * ERR_SHORN_LIMIT, found as the bytes stream in (a compression bomb is stopped after
+ * `limit` bytes of output, not inflated whole). The encoded bytes are held to the limit too.
+ */
+async function collect(parts, limit) {
+  let source = parts.chunks();
+  if (parts.codings.length > 0) {
+    let encoded = 0;
+    const raw = source;
+    source = (async function* counted() {
+      for await (const chunk of raw) {
+        const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+        encoded += bytes.length;
+        if (encoded > limit) throw limitError(limit);
+        yield bytes;
+      }
+    })();
+    for (const coding of parts.codings) source = inflate(source, coding);
+  }
   const chunks = [];
   let length = 0;
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-    chunks.push(bytes);
-    length += bytes.length;
+  try {
+    for await (const chunk of source) {
+      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+      length += bytes.length;
+      if (length > limit) throw limitError(limit);
+      chunks.push(bytes);
+    }
+  } catch (e) {
+    parts.stop();
+    throw e;
   }
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(length);
@@ -452,16 +671,21 @@ function answerError(status, type, bytes) {
  * `codecOrVersions` (a codec, or versions `[V1, V2]` of which any is read as the last):
  * a shorn body by the reader of its fingerprint, frames as an array of values, JSON in its
  * JSON forms, checked. A non-2xx answer is a ShornError with `status` and the server's
- * `code`, `path`, `offset` and `frame`.
+ * `code`, `path`, `offset` and `frame`. A Node IncomingMessage's Content-Encoding (gzip,
+ * x-gzip, deflate, br) is undone here (fetch undoes it itself); `options.bodyLimit` (default
+ * 16 MiB) bounds the body's bytes after decompression: past it, ERR_SHORN_LIMIT.
  */
-async function receive(codecOrVersions, response) {
+async function receive(codecOrVersions, response, options = {}) {
+  if (options === null || typeof options !== 'object') throw optionError('receive: options must be an object');
+  for (const key of Object.keys(options)) {
+    if (key !== 'bodyLimit') throw optionError(`receive: unknown option ${JSON.stringify(key)} (expected bodyLimit)`);
+  }
+  const limit = options.bodyLimit === undefined ? DEFAULT_RECEIVE_LIMIT : options.bodyLimit;
+  if (!Number.isSafeInteger(limit) || limit < 0) throw optionError(`receive: bodyLimit must be a whole number of bytes, found ${String(limit)}`);
   const parts = responseParts(response);
   const table = cachedTable(codecOrVersions);
   const { ShornError } = shorn();
-  if (parts.encoding !== undefined && parts.encoding !== null && parts.encoding !== 'identity') {
-    throw new ShornError('ERR_SHORN_MEDIA_TYPE', `receive: the body has Content-Encoding ${parts.encoding}; read it with fetch (which decodes it) or decompress it first`);
-  }
-  const bytes = await parts.bytes();
+  const bytes = await collect(parts, limit);
   if (parts.status < 200 || parts.status > 299) throw answerError(parts.status, parts.type, bytes);
   const parsed = parseContentType(parts.type);
   const type = parsed === null ? null : parsed.type;
@@ -483,6 +707,7 @@ module.exports = {
   FRAMES_MEDIA_TYPE,
   JSON_MEDIA_TYPE,
   ACCEPT,
+  DEFAULT_RECEIVE_LIMIT,
   parseContentType,
   parseAccept,
   contentType,
