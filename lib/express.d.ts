@@ -25,6 +25,18 @@ declare namespace shorn {
     bodyLimit?: number;
     /** Where a reply that breaks its schema is reported (default `console`). */
     logger?: { error(message: string): void };
+    /**
+     * Compress `res.shorn` replies as Accept-Encoding allows: `true` is
+     * `{ threshold: 1024, encodings: ['br', 'gzip'] }`. Off by default.
+     */
+    compress?: boolean | CompressOptions;
+  }
+
+  export interface CompressOptions {
+    /** Replies under this many bytes are sent as they are (default 1024). */
+    threshold?: number;
+    /** The codings to use, in the server's order of preference (default `['br', 'gzip']`). */
+    encodings?: readonly ('br' | 'gzip' | 'deflate')[];
   }
 
   export interface ShornRequest<T> extends IncomingMessage {
@@ -43,7 +55,7 @@ declare namespace shorn {
   export { shorn as default };
 }
 
-/** The middleware of a route: `shorn({ body, response, bodyLimit, logger })`. */
+/** The middleware of a route: `shorn({ body, response, bodyLimit, logger, compress })`. */
 declare function shorn<const B extends shorn.ShornBody | undefined = undefined, R extends Codec<any> | Descriptor | undefined = undefined>(
   options: shorn.ShornOptions<B, R>,
 ): shorn.ShornMiddleware<B extends undefined ? undefined : shorn.BodyValue<B>, R extends undefined ? never : Infer<DescriptorOf<R>>>;

@@ -10,7 +10,7 @@
 const server = require('./server');
 const { ShornError } = require('./errors');
 
-const OPTIONS = new Set(['body', 'response', 'bodyLimit', 'logger']);
+const OPTIONS = new Set(['body', 'response', 'bodyLimit', 'logger', 'compress']);
 
 function optionError(message) {
   return new ShornError('ERR_SHORN_SCHEMA', `shorn/express: ${message}`);
@@ -28,12 +28,14 @@ function refuse(res, refusal) {
  * The middleware of a route: `body` (a codec or descriptor, versions `[V1, V2]` read as the
  * last, or a registry), `response` (a codec or descriptor, for `res.shorn`), `bodyLimit`
  * (bytes after decompression, default 1 MiB, as Fastify's), `logger` (where a reply that
- * breaks its schema is reported with `logger.error`; default `console`).
+ * breaks its schema is reported with `logger.error`; default `console`), `compress` (false by
+ * default; true or `{ threshold, encodings }`: `res.shorn` replies over the threshold are
+ * compressed as the request's Accept-Encoding allows, with `Vary: Accept-Encoding`).
  */
 function shorn(options = {}) {
   if (options === null || typeof options !== 'object') throw optionError('options must be an object');
   for (const key of Object.keys(options)) {
-    if (!OPTIONS.has(key)) throw optionError(`unknown option ${JSON.stringify(key)} (expected body, response, bodyLimit, logger)`);
+    if (!OPTIONS.has(key)) throw optionError(`unknown option ${JSON.stringify(key)} (expected body, response, bodyLimit, logger, compress)`);
   }
   const { bodyLimit = server.DEFAULT_BODY_LIMIT, logger = console } = options;
   if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) throw optionError(`bodyLimit must be a whole number of bytes, found ${String(bodyLimit)}`);
@@ -42,6 +44,12 @@ function shorn(options = {}) {
   if (options.body !== undefined) config.body = options.body;
   if (options.response !== undefined) config.response = options.response;
   const spec = server.routeSpec(config, 'shorn/express');
+  const compress = server.compressOption(options.compress, 'shorn/express');
+
+  function end(res, body) {
+    res.setHeader('content-length', Buffer.byteLength(body));
+    res.end(body);
+  }
 
   function replyWith(req, res, value) {
     let out;
@@ -53,8 +61,19 @@ function shorn(options = {}) {
       return refuse(res, e);
     }
     res.setHeader('content-type', out.type);
-    res.setHeader('content-length', Buffer.byteLength(out.body));
-    res.end(out.body);
+    if (compress === null) return end(res, out.body);
+    res.setHeader('vary', server.varyWith(res.getHeader('vary'), 'Accept-Encoding'));
+    const coding = server.replyEncoding(compress, req.headers['accept-encoding'], server.bodyLength(out.body));
+    if (coding === null) return end(res, out.body);
+    server.compressBody(out.body, coding, (error, compressed) => {
+      if (error) {
+        logger.error(`shorn: the reply to ${req.method} ${req.originalUrl || req.url} did not compress: ${error.message}`);
+        return end(res, out.body);
+      }
+      // compression() and other middleware see the Content-Encoding and leave it alone.
+      res.setHeader('content-encoding', coding);
+      end(res, compressed);
+    });
   }
 
   return function shornMiddleware(req, res, next) {

@@ -21,6 +21,19 @@ declare namespace shornPlugin {
      * with schemas made from them by `fromJsonSchema`.
      */
     jsonSchema?: boolean;
+    /**
+     * Compress shorn routes' 2xx replies (shorn and JSON) as Accept-Encoding allows:
+     * `true` is `{ threshold: 1024, encodings: ['br', 'gzip'] }`. Off by default. A reply
+     * @fastify/compress has compressed already is left as it is.
+     */
+    compress?: boolean | CompressOptions;
+  }
+
+  export interface CompressOptions {
+    /** Replies under this many bytes are sent as they are (default 1024). */
+    threshold?: number;
+    /** The codings to use, in the server's order of preference (default `['br', 'gzip']`). */
+    encodings?: readonly ('br' | 'gzip' | 'deflate')[];
   }
 
   export const shornPlugin: ShornPlugin;

@@ -13,6 +13,8 @@
 //                  a JSON body another parser made is checked here, so none slips through
 //   serializer     the reply, encoded or in its JSON form; a value that breaks the schema
 //                  is a 500 naming the path, logged with request.log
+//   onSend         with the `compress` option, a 2xx reply over the threshold compressed
+//                  as Accept-Encoding allows (not one that already has a Content-Encoding)
 //
 // No dependency on fastify-plugin: the three symbols it sets are set here (Fastify reads
 // them in lib/plugin-utils.js), so an app that never loads Fastify installs nothing for it.
@@ -22,7 +24,7 @@ const { MEDIA_TYPE, FRAMES_MEDIA_TYPE, JSON_MEDIA_TYPE } = require('./http');
 const { ShornError } = require('./errors');
 
 const kState = Symbol('shorn.request');
-const OPTIONS = new Set(['jsonSchema']);
+const OPTIONS = new Set(['jsonSchema', 'compress']);
 
 function optionError(message) {
   return new ShornError('ERR_SHORN_SCHEMA', `shorn/fastify: ${message}`);
@@ -35,6 +37,9 @@ class RequestState {
     this.choice = null;
     this.failure = null;
     this.parsed = false;
+    // Set by the serializer when it wrote a 2xx reply (shorn or JSON), the replies that
+    // `compress` applies to.
+    this.replied = false;
   }
 }
 
@@ -53,6 +58,7 @@ function serializeReply(value) {
   try {
     const out = server.replyFor(state.spec.response, value, this.request.headers.accept);
     this.header('content-type', out.type);
+    state.replied = true;
     return out.body;
   } catch (e) {
     if (!(e instanceof server.Refusal)) throw e;
@@ -88,6 +94,27 @@ function preParsing(spec, request, reply, payload, done) {
   // streams; a body is never decompressed twice.
   if (codings.length === 0 || payload.receivedEncodedLength !== undefined) return done(null, payload);
   done(null, server.decodedStream(payload, codings, limit));
+}
+
+// The onSend hook of a shorn route's replies under the plugin's `compress` option: a 2xx
+// reply the serializer wrote is compressed (off the main thread) when the request's
+// Accept-Encoding allows a coding and the body reaches the threshold. A reply that already
+// has a Content-Encoding (@fastify/compress's onSend ran first and compressed it) is left
+// as it is: never compressed twice.
+function compressReply(compress, request, reply, payload, done) {
+  const state = request[kState];
+  if (state === undefined || !state.replied || payload === null || payload === undefined || typeof payload.pipe === 'function') return done(null, payload);
+  reply.header('vary', server.varyWith(reply.getHeader('vary'), 'Accept-Encoding'));
+  const current = reply.getHeader('content-encoding');
+  if (current !== undefined && current !== 'identity') return done(null, payload);
+  const coding = server.replyEncoding(compress, request.headers['accept-encoding'], server.bodyLength(payload));
+  if (coding === null) return done(null, payload);
+  server.compressBody(payload, coding, (error, out) => {
+    if (error) return done(error);
+    reply.header('content-encoding', coding);
+    reply.header('content-length', out.length);
+    done(null, out);
+  });
 }
 
 // The parser of application/x-shorn and application/x-shorn-frames. On a route without
@@ -173,9 +200,15 @@ function shornPlugin(app, options, done) {
   for (const key of Object.keys(options)) {
     // Fastify passes its own register options (prefix, logLevel, ...) along with the
     // plugin's; those are left alone.
-    if (!OPTIONS.has(key) && !['prefix', 'logLevel', 'logSerializers'].includes(key)) return done(optionError(`unknown option ${JSON.stringify(key)} (expected jsonSchema)`));
+    if (!OPTIONS.has(key) && !['prefix', 'logLevel', 'logSerializers'].includes(key)) return done(optionError(`unknown option ${JSON.stringify(key)} (expected jsonSchema, compress)`));
   }
   if (options.jsonSchema !== undefined && typeof options.jsonSchema !== 'boolean') return done(optionError('jsonSchema must be a boolean'));
+  let compress;
+  try {
+    compress = server.compressOption(options.compress, 'shorn/fastify');
+  } catch (e) {
+    return done(e);
+  }
   let fromJsonSchema = null;
   if (options.jsonSchema === true) {
     fromJsonSchema = require('../index.js').fromJsonSchema;
@@ -206,6 +239,7 @@ function shornPlugin(app, options, done) {
     const spec = { ...server.routeSpec(config, `${where}: config.shorn`), bodyLimit: route.bodyLimit || app.initialConfig.bodyLimit };
     addRouteHook(route, 'preParsing', (request, reply, payload, next) => preParsing(spec, request, reply, payload, next), false);
     addRouteHook(route, 'preValidation', preValidation, true);
+    if (compress !== null && spec.response !== null) addRouteHook(route, 'onSend', (request, reply, payload, next) => compressReply(compress, request, reply, payload, next), false);
   });
   done();
 }

@@ -344,9 +344,149 @@ function replyFor(codec, value, accept) {
 
 /** A Vary header's value with `Accept` added (once). */
 function varyWithAccept(current) {
-  if (current === undefined || current === '') return 'Accept';
-  const list = String(current);
-  return /(?:^|,)\s*(?:accept|\*)\s*(?:,|$)/i.test(list) ? list : `${list}, Accept`;
+  return varyWith(current, 'Accept');
+}
+
+/** A Vary header's value with `name` added (once; `*` covers every name). */
+function varyWith(current, name) {
+  if (current === undefined || current === '') return name;
+  const list = Array.isArray(current) ? current.join(', ') : String(current);
+  const names = list.split(',').map((x) => x.trim().toLowerCase());
+  return names.includes(name.toLowerCase()) || names.includes('*') ? list : `${list}, ${name}`;
+}
+
+// ---- reply compression ----
+
+// The codings a reply may be compressed with, and how: gzip at zlib's default level 6,
+// brotli at quality 4 (a dynamic-content setting, @fastify/compress's default too; 11 is
+// for static files). benchmark/compression.js measures both.
+const REPLY_CODINGS = ['br', 'gzip', 'deflate'];
+const GZIP_OPTIONS = { level: 6 };
+function brotliOptions(size) {
+  return { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } };
+}
+const DEFAULT_COMPRESS = Object.freeze({ threshold: 1024, encodings: Object.freeze(['br', 'gzip']) });
+
+/**
+ * The `compress` option of an integration: false or undefined (the default: replies are not
+ * compressed), true (threshold 1 KiB, br then gzip), or `{ threshold, encodings }`
+ * (bytes, and the codings in the server's order of preference, of br, gzip, deflate).
+ * `{ threshold, encodings }` or null; anything else is ERR_SHORN_SCHEMA naming `where`.
+ */
+function compressOption(option, where) {
+  if (option === undefined || option === false) return null;
+  if (option === true) return DEFAULT_COMPRESS;
+  if (option === null || typeof option !== 'object' || Array.isArray(option)) {
+    throw new ShornError('ERR_SHORN_SCHEMA', `${where}: compress must be true, false or { threshold, encodings }, found ${option === null ? 'null' : typeof option}`);
+  }
+  for (const key of Object.keys(option)) {
+    if (key !== 'threshold' && key !== 'encodings') throw new ShornError('ERR_SHORN_SCHEMA', `${where}: compress: unknown key ${JSON.stringify(key)} (expected threshold, encodings)`);
+  }
+  const { threshold = DEFAULT_COMPRESS.threshold, encodings = DEFAULT_COMPRESS.encodings } = option;
+  if (!Number.isSafeInteger(threshold) || threshold < 0) throw new ShornError('ERR_SHORN_SCHEMA', `${where}: compress.threshold must be a whole number of bytes, found ${String(threshold)}`);
+  if (!Array.isArray(encodings) || encodings.length === 0) throw new ShornError('ERR_SHORN_SCHEMA', `${where}: compress.encodings must be a non-empty array of ${REPLY_CODINGS.join(', ')}`);
+  for (const [k, coding] of encodings.entries()) {
+    if (!REPLY_CODINGS.includes(coding)) throw new ShornError('ERR_SHORN_SCHEMA', `${where}: compress.encodings: ${JSON.stringify(coding)} is not one of ${REPLY_CODINGS.join(', ')}`);
+    if (encodings.indexOf(coding) !== k) throw new ShornError('ERR_SHORN_SCHEMA', `${where}: compress.encodings names ${coding} twice`);
+  }
+  return Object.freeze({ threshold, encodings: Object.freeze([...encodings]) });
+}
+
+// One element of Accept-Encoding: `coding *( OWS ";" OWS name "=" value )`; of the
+// parameters only a weight means something (RFC 9110, 12.5.3).
+const CODING_ITEM = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)((?:[ \t]*;[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+=(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"[^"]*"))*)$/;
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * The codings of an Accept-Encoding header with their weights: a Map from lowercased coding
+ * (`x-gzip` read as `gzip` where gzip itself is not named) to q. An element that does not
+ * parse, or has a bad weight, is left out, as parseAccept leaves out a bad range; of a coding
+ * named twice, the first counts.
+ */
+function parseAcceptEncoding(header) {
+  const weights = new Map();
+  if (typeof header !== 'string') return weights;
+  let aliasGzip;
+  for (const raw of header.split(',')) {
+    const item = raw.trim();
+    if (item === '') continue;
+    const match = CODING_ITEM.exec(item);
+    if (match === null) continue;
+    let q = 1;
+    let bad = false;
+    for (const param of match[2].split(';').slice(1)) {
+      const at = param.indexOf('=');
+      if (param.slice(0, at).trim().toLowerCase() !== 'q') continue;
+      const text = param.slice(at + 1).trim();
+      if (!QVALUE.test(text)) bad = true;
+      else q = Number(text);
+    }
+    if (bad) continue;
+    const coding = match[1].toLowerCase();
+    if (coding === 'x-gzip') {
+      if (aliasGzip === undefined) aliasGzip = q;
+      continue;
+    }
+    if (!weights.has(coding)) weights.set(coding, q);
+  }
+  if (aliasGzip !== undefined && !weights.has('gzip')) weights.set('gzip', aliasGzip);
+  return weights;
+}
+
+const encodingChoices = new WeakMap();
+
+/**
+ * How a reply of `size` bytes is compressed under `compress` ({ threshold, encodings }) for
+ * a request's Accept-Encoding: a coding of `compress.encodings`, or null for none.
+ * - No Accept-Encoding: none (RFC 9110 allows any coding then; a client that sends none is
+ *   not assumed to undo one).
+ * - A coding's weight is its own, else that of `*`, else 0; the heaviest coding above 0
+ *   wins, ties going to the earlier in `encodings`.
+ * - Identity (no coding) is acceptable unless `identity;q=0`, or `*;q=0` with no `identity`
+ *   entry. A reply under the threshold is sent as it is when identity is acceptable (small
+ *   bodies lose to a compressor's header), and so is one whose client weighs identity above
+ *   the best coding. Where no coding is acceptable, the reply goes without one (RFC 9110
+ *   12.5.3: the server SHOULD answer without a coding rather than refuse).
+ */
+function replyEncoding(compress, acceptEncoding, size) {
+  if (compress === null || typeof acceptEncoding !== 'string') return null;
+  let seen = encodingChoices.get(compress);
+  if (seen === undefined) encodingChoices.set(compress, (seen = new Map()));
+  let choice = seen.get(acceptEncoding);
+  if (choice === undefined) {
+    const weights = parseAcceptEncoding(acceptEncoding);
+    const star = weights.get('*');
+    let best = null;
+    let bestQ = 0;
+    for (const coding of compress.encodings) {
+      const q = weights.has(coding) ? weights.get(coding) : star === undefined ? 0 : star;
+      if (q > bestQ) {
+        best = coding;
+        bestQ = q;
+      }
+    }
+    const identityQ = weights.has('identity') ? weights.get('identity') : star === undefined ? 1 : star;
+    const identityNamed = weights.has('identity');
+    choice = { best, identityOk: identityQ > 0, identityPreferred: identityNamed && identityQ > bestQ };
+    if (seen.size >= MAX_PREFERENCES) seen.clear();
+    seen.set(acceptEncoding, choice);
+  }
+  if (choice.best === null || choice.identityPreferred) return null;
+  if (size < compress.threshold && choice.identityOk) return null;
+  return choice.best;
+}
+
+/** `body` (a string or bytes) compressed with `coding`, to `callback(error, buffer)`, off the main thread (zlib's pool). */
+function compressBody(body, coding, callback) {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  if (coding === 'br') return zlib.brotliCompress(bytes, brotliOptions(bytes.length), callback);
+  if (coding === 'gzip') return zlib.gzip(bytes, GZIP_OPTIONS, callback);
+  return zlib.deflate(bytes, GZIP_OPTIONS, callback);
+}
+
+/** The byte length of a reply body (a string or bytes). */
+function bodyLength(body) {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.length;
 }
 
 module.exports = {
@@ -365,4 +505,11 @@ module.exports = {
   prefersShorn,
   replyFor,
   varyWithAccept,
+  varyWith,
+  DEFAULT_COMPRESS,
+  compressOption,
+  parseAcceptEncoding,
+  replyEncoding,
+  compressBody,
+  bodyLength,
 };
