@@ -260,6 +260,7 @@ function mainHelp() {
     '  shorn decode --schema schema.json message.bin',
     '  shorn encode --stream --schema schema.json events.ndjson > events.frames',
     '  shorn decode --stream --schema schema.json events.frames > events.ndjson',
+    '  shorn encode --stream --each --schema item.json items.json > items.frames',
     '  shorn inspect --schema schema.json message.bin',
     '  shorn size data.json',
     '',
