@@ -162,6 +162,16 @@ describe('fromZod options: each construct with its option, the descriptor and le
         { path: '$', kind: 'refine', what: refine('z.pipe()') },
       ],
     ],
+    [
+      'a union: its variants, then its refinement',
+      z.union([z.string().trim(), z.int()]).refine(() => true),
+      LEAVE,
+      t.union([t.string(), t.int()]),
+      [
+        { path: '$', kind: 'transform', what: '.trim() (a transform) on z.string()' },
+        { path: '$', kind: 'refine', what: refine('z.union()') },
+      ],
+    ],
     ['z.codec(): its input side', z.codec(z.iso.datetime({ offset: true }), z.date(), { decode: (s) => new Date(s), encode: (d) => d.toISOString() }), LEAVE, t.string({ format: 'datetime' }), [{ path: '$', kind: 'transform', what: 'z.codec()' }]],
     [
       '.catch(): the inner type (a field required as z.input says, though Zod gives the fallback for a missing one)',

@@ -654,12 +654,14 @@ function record(def, path, cx) {
 }
 
 function union(def, path, cx) {
-  noChecks(def, path, cx);
   if (def.discriminator === undefined && def.inclusive === false) throw refuse(path, 'z.xor()', 'a shorn union takes the first variant that fits');
   const mark = cx.leftOut.length;
   const names = new Set(cx.names);
   let variants = def.options.map((option) => convert(option, path, cx, false));
-  if (def.discriminator !== undefined) return t.discriminatedUnion(def.discriminator, variants);
+  if (def.discriminator !== undefined) {
+    noChecks(def, path, cx);
+    return t.discriminatedUnion(def.discriminator, variants);
+  }
   if (cx.leftOut.length > mark && cx.unsure === 0) {
     // Parts of the variants left to Zod: shorn may take a variant Zod does not, and a
     // default it filled would be the wrong variant's. Again without defaults (Zod's parse
@@ -674,6 +676,8 @@ function union(def, path, cx) {
       cx.unsure--;
     }
   }
+  // Checks of the union (.refine()) after its variants, as Zod runs them.
+  noChecks(def, path, cx);
   return t.union(variants);
 }
 
