@@ -281,11 +281,26 @@ describe('int64 and uint64: JSON integer literals of any size, read and written 
     );
   });
 
-  test('a schema without int64 or uint64 writes what JSON.stringify writes', () => {
-    const Plain = t.object({ n: t.float64(), s: t.string(), xs: t.float64Array(), o: t.optional(t.uint8()) });
-    const s = file('plain.schema.json', JSON.stringify(Plain));
-    const bytes = shorn.compile(Plain).encode({ n: -0, s: 'a\u2028"', xs: new Float64Array([1.5, NaN]) });
-    assert.equal(ok(['decode', '--schema', s], { input: bytes }).out, '{"n":"-0","s":"a\u2028\\"","xs":[1.5,"NaN"]}\n');
+});
+
+describe('floats: -0 is the literal -0, NaN and the infinities strings (they have no literal)', () => {
+  test('-0 in a float32, a float64, a float typed array and a t.json() value comes back as -0, a number', () => {
+    const Floats = t.object({ n: t.float64(), f: t.float32(), xs: t.float64Array(), ys: t.float32Array(), any: t.json(), s: t.string(), o: t.optional(t.uint8()) });
+    const codec = shorn.compile(Floats);
+    const s = file('floats.schema.json', JSON.stringify(Floats));
+    const text = '{"n":-0,"f":-0,"xs":[1.5,-0,"NaN","Infinity"],"ys":[-0,"-Infinity"],"any":{"z":-0,"k":[0,-0.5]},"s":"a\u2028\\""}';
+    const bytes = ok(['encode', '--schema', s], { input: text }).stdout;
+    const value = codec.decode(bytes);
+    assert.ok(Object.is(value.n, -0) && Object.is(value.f, -0) && Object.is(value.xs[1], -0) && Object.is(value.ys[0], -0) && Object.is(value.any.z, -0));
+    const out = ok(['decode', '--schema', s], { input: bytes }).out;
+    assert.equal(out, `${text}\n`);
+    const back = JSON.parse(out);
+    assert.ok(Object.is(back.n, -0) && Object.is(back.xs[1], -0) && Object.is(back.any.z, -0));
+    // The library's JSON form, "-0", is read too, to the same bytes.
+    sameBytes(ok(['encode', '--schema', s], { input: text.replace(/"n":-0,"f":-0/, '"n":"-0","f":"-0"') }).stdout, bytes);
+    // Anything else is what JSON.stringify writes.
+    const plain = { n: 0.1, f: 1.5, xs: [1e300, 5e-324], ys: [], any: [{ a: 'b\u0000' }, null, true], s: '\ud83d\ude00\u2028' };
+    assert.equal(ok(['decode', '--schema', s], { input: codec.encode({ ...plain, xs: new Float64Array(plain.xs), ys: new Float32Array(0) }) }).out, `${JSON.stringify(plain)}\n`);
   });
 });
 

@@ -14,7 +14,10 @@
 // a string changes the document's type. So what the command line writes (`text`) has
 // every int64 and uint64 as the integer literal it is, exactly (lib/cli/json.js,
 // `stringify`), or with `int64AsString` (`--int64-as-string`) every one as a string of
-// digits, safe or not, so that a consumer finds one type in a field.
+// digits, safe or not, so that a consumer finds one type in a field. Likewise a float's -0,
+// whose library JSON form is the string "-0" (JSON.stringify writes the number -0 as 0):
+// JSON has the literal -0, which JSON.parse reads back as -0, so `text` writes that. NaN and
+// the infinities have no literal and stay the strings "NaN", "Infinity", "-Infinity".
 
 const { Marshaller } = require('../generic');
 const { analyze } = require('../walk');
@@ -37,13 +40,20 @@ function numbersOnly(j, depth = 0) {
 }
 
 const is64 = (d) => d.type === 'int64' || d.type === 'uint64';
+const FLOATS = new Set(['float32', 'float64']);
+const FLOAT_ARRAYS = new Set(['float32Array', 'float64Array']);
+const negativeZero = (j) => (j === '-0' ? -0 : j);
 
-// The JSON forms as the command line writes them: an int64 or uint64 is its bigint (which
-// `stringify` writes as a literal) or, with `asString`, its digits.
+// The JSON forms as the command line writes them (with lib/cli/json.js `stringify`): an
+// int64 or uint64 is its bigint (written as a literal) or, with `asString`, its digits; a
+// float's -0 is the number -0 (written as the literal -0), not the string "-0".
 class Writing extends Marshaller {
   toJson(d, x) {
     if (typeof x === 'bigint' && is64(d)) return this.asString ? String(x) : x;
-    return super.toJson(d, x);
+    const j = super.toJson(d, x);
+    if (FLOATS.has(d.type)) return negativeZero(j);
+    if (FLOAT_ARRAYS.has(d.type) && Array.isArray(j)) return j.map(negativeZero);
+    return j;
   }
 }
 
@@ -69,26 +79,19 @@ function wholeJson(d, refs) {
  * indent), exact }`. `toJson` is the library's JSON form (an int64 beyond 2^53 as a string
  * of digits, which JSON.stringify can write); `text` is the JSON text the command line
  * writes: every int64 and uint64 an integer literal, exactly, or with `int64AsString` a
- * string of digits. `exact` says whether the schema has int64 or uint64 fields, whose JSON
+ * string of digits, and a float's -0 the literal -0. `exact` says whether the schema has int64 or uint64 fields, whose JSON
  * should be read with exact integers (lib/cli/json.js, `exactIntegers`).
  */
 function formsFor(descriptor, { maxDepth = MAX_DEPTH, int64AsString = false } = {}) {
   const info = analyze(descriptor);
   const m = info.uses64 ? new ExactForms(descriptor, info, maxDepth) : new Marshaller(descriptor, info, maxDepth);
-  let text;
-  if (info.uses64) {
-    const w = new Writing(descriptor, info, maxDepth);
-    w.asString = int64AsString;
-    text = (value, indent) => stringify(w.toJson(descriptor, value), indent);
-  } else {
-    // No bigints: JSON.stringify itself, which is faster.
-    text = (value, indent) => JSON.stringify(m.toJson(descriptor, value), null, indent);
-  }
+  const w = new Writing(descriptor, info, maxDepth);
+  w.asString = int64AsString;
   return {
     exact: info.uses64,
     toJson: (value) => m.toJson(descriptor, value),
     fromJson: (json) => m.fromJson(descriptor, json),
-    text,
+    text: (value, indent) => stringify(w.toJson(descriptor, value), indent),
   };
 }
 

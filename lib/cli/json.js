@@ -8,8 +8,9 @@
 // first place and its last value); it is iterative, so depth costs no stack.
 //
 // JSON text out: JSON.stringify, except that a bigint is written as the integer literal it
-// is (JSON.stringify throws on one): `decode` writes an int64 or uint64 beyond 2^53 as a
-// number, exactly, which `encode` reads back exactly (docs/CLI.md, "JSON in and out").
+// is (JSON.stringify throws on one) and -0 as -0 (JSON.stringify writes 0): `decode` writes
+// an int64 or uint64 beyond 2^53 as a number, exactly, which `encode` reads back exactly
+// (docs/CLI.md, "JSON in and out"), and a float's -0 as the number it is.
 
 class JsonSyntaxError extends Error {
   constructor(message, offset, line, column) {
@@ -322,9 +323,10 @@ function firstLineParses(text, newline) {
 }
 
 /**
- * `JSON.stringify(value, null, indent)`, with bigints written as integer literals. The
- * same text as JSON.stringify for every value without bigints (`toJSON` called, undefined,
- * functions and symbols left out of objects and null in arrays, non-finite numbers null).
+ * `JSON.stringify(value, null, indent)`, with bigints written as integer literals and -0
+ * as the literal -0 (JSON.stringify writes 0). The same text as JSON.stringify for every
+ * other value (`toJSON` called, undefined, functions and symbols left out of objects and
+ * null in arrays, non-finite numbers null).
  */
 function stringify(value, indent = 0) {
   const gap = typeof indent === 'number' ? ' '.repeat(Math.min(10, Math.max(0, indent))) : '';
@@ -341,7 +343,8 @@ function write(value, key, gap, indent) {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+      // -0 as the literal -0 (JSON.stringify writes 0), which JSON.parse reads as -0.
+      return Number.isFinite(value) ? (Object.is(value, -0) ? '-0' : JSON.stringify(value)) : 'null';
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object':
