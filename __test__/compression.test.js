@@ -188,6 +188,44 @@ test('receive: bodyLimit (default 16 MiB) bounds a body after decompression, com
   }
 });
 
+test('receive: a compressed body cut off mid-stream rejects with the connection error, not as a bad compression; an empty encoded body is empty', async () => {
+  const gz = zlib.gzipSync(list.encode(makeList(5000)));
+  const srv = nodeHttp.createServer((req, res) => {
+    if (req.url === '/empty-404') {
+      res.writeHead(404, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      return res.end();
+    }
+    res.writeHead(200, { 'content-type': shornType, 'content-encoding': 'gzip' });
+    res.write(gz.subarray(0, 1000));
+    setTimeout(() => res.socket.destroy(), 20);
+  });
+  const port = await listen(srv);
+  try {
+    const plain = await open(`http://127.0.0.1:${port}/cut`);
+    await assert.rejects(receive(list, plain), (e) => {
+      assert.notEqual(e.code, 'ERR_SHORN_MALFORMED', e.message);
+      assert.equal(e.code, 'ECONNRESET');
+      return true;
+    });
+    // No bytes at all with a Content-Encoding (a 404 or 204 some servers send): the answer
+    // is read as empty, and the status is what the caller hears about.
+    await assert.rejects(receive(list, await open(`http://127.0.0.1:${port}/empty-404`)), { code: 'ERR_SHORN_HTTP', status: 404 });
+  } finally {
+    srv.close();
+  }
+});
+
+test('receive destroys a response whose Content-Encoding it cannot undo, rather than leave it unread', async () => {
+  const s = await encodedServer();
+  try {
+    const res = await open(`${s.url}/shorn/compress`);
+    await assert.rejects(receive(list, res), { code: 'ERR_SHORN_MEDIA_TYPE' });
+    assert.equal(res.destroyed, true);
+  } finally {
+    await s.close();
+  }
+});
+
 // 256 MiB of zeros as gzip (~250 KB) and br (a few hundred bytes), made once.
 function bombs() {
   const zeros = Buffer.alloc(1 << 20);
@@ -325,6 +363,16 @@ test('receive without node:zlib undoes gzip and deflate with DecompressionStream
   await assert.rejects(http.receive(list, fakeResponse('br', zlib.brotliCompressSync(bytes))), { code: 'ERR_SHORN_MEDIA_TYPE', message: /neither node:zlib nor a DecompressionStream for it/ });
   const bomb = zlib.gzipSync(Buffer.alloc(64 << 20), { level: 9 });
   await assert.rejects(http.receive(list, fakeResponse('gzip', bomb), { bodyLimit: 1 << 20 }), { code: 'ERR_SHORN_LIMIT' });
+  // An input that fails mid-way (a connection cut) gives its own error.
+  const cut = {
+    statusCode: 200,
+    headers: { 'content-type': shornType, 'content-encoding': 'gzip' },
+    async *[Symbol.asyncIterator]() {
+      yield zlib.gzipSync(bytes).subarray(0, 100);
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    },
+  };
+  await assert.rejects(http.receive(list, cut), { code: 'ECONNRESET', message: 'aborted' });
   // Without DecompressionStream either: the clear error.
   const bare = browserHttp();
   await assert.rejects(bare.receive(list, fakeResponse('gzip', zlib.gzipSync(bytes))), { code: 'ERR_SHORN_MEDIA_TYPE', message: /neither node:zlib nor a DecompressionStream/ });

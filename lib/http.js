@@ -465,11 +465,15 @@ async function* inflateWithZlib(zlib, source, coding) {
     failure = e;
   });
   // The input is written as the output is read: write() waits for 'drain', so the inflater
-  // holds at most its buffers, whatever the ratio.
+  // holds at most its buffers, whatever the ratio. An error of the input itself (the
+  // connection cut, the limit passed) is the caller's error as it is, not a bad coding.
   let stopped = false;
+  let sourceFailure = null;
+  let given = 0;
   const feed = (async () => {
     try {
       for await (const chunk of source) {
+        given += chunk.length;
         if (stopped || failure !== null) return;
         if (!stream.write(chunk)) await new Promise((resolve) => {
           const done = () => {
@@ -483,14 +487,17 @@ async function* inflateWithZlib(zlib, source, coding) {
       }
       if (!stopped && failure === null) stream.end();
     } catch (e) {
+      sourceFailure = e;
       stream.destroy(e);
     }
   })();
   try {
     for await (const chunk of stream) yield chunk;
-    if (failure !== null) throw malformed(coding, failure);
+    if (failure !== null) throw failure;
   } catch (e) {
-    if (e !== null && typeof e === 'object' && e.code !== undefined && String(e.code).startsWith('ERR_SHORN_')) throw e;
+    if (sourceFailure !== null) throw sourceFailure;
+    // No bytes at all is an empty body (a 204 or 404 sent with the header), as fetch reads it.
+    if (given === 0) return;
     throw malformed(coding, failure !== null ? failure : e);
   } finally {
     // The feed is not awaited: it may wait for a chunk the caller is about to cut off.
@@ -505,17 +512,35 @@ async function* inflateWithStreams(source, format, coding) {
   const writer = decompressor.writable.getWriter();
   const reader = decompressor.readable.getReader();
   let stopped = false;
+  let sourceFailure = null;
+  let given = 0;
   const feed = (async () => {
-    try {
-      for await (const chunk of source) {
-        if (stopped) return;
-        await writer.ready;
-        await writer.write(chunk);
+    const input = source[Symbol.asyncIterator]();
+    for (;;) {
+      let step;
+      try {
+        step = await input.next();
+      } catch (e) {
+        // The input failed (the connection cut, the limit passed): the caller's error.
+        sourceFailure = e;
+        await writer.abort(e).catch(() => {});
+        return;
       }
-      await writer.close();
-    } catch (e) {
-      if (!stopped) await writer.abort(e).catch(() => {});
+      if (step.done) break;
+      if (stopped) {
+        if (typeof input.return === 'function') await input.return().catch(() => {});
+        return;
+      }
+      given += step.value.length;
+      try {
+        await writer.ready;
+        await writer.write(step.value);
+      } catch {
+        // A bad coding: the reader reports it.
+        return;
+      }
     }
+    await writer.close().catch(() => {});
   })();
   try {
     for (;;) {
@@ -523,6 +548,8 @@ async function* inflateWithStreams(source, format, coding) {
       try {
         step = await reader.read();
       } catch (e) {
+        if (sourceFailure !== null) throw sourceFailure;
+        if (given === 0) return;
         throw malformed(coding, e);
       }
       if (step.done) break;
@@ -571,10 +598,18 @@ function responseParts(response) {
       };
     }
     if (typeof response.statusCode === 'number' && typeof response[Symbol.asyncIterator] === 'function') {
+      let codings;
+      try {
+        codings = codingsOf(response.headers['content-encoding']);
+      } catch (e) {
+        // A body that cannot be read is not left to hold the connection.
+        if (typeof response.destroy === 'function') response.destroy();
+        throw e;
+      }
       return {
         status: response.statusCode,
         type: response.headers['content-type'],
-        codings: codingsOf(response.headers['content-encoding']),
+        codings,
         chunks: () => response,
         // The rest of a body over the limit is not read: the connection goes.
         stop: () => {
