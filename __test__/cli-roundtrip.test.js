@@ -226,6 +226,25 @@ describe('int64 and uint64: JSON integer literals of any size, read and written 
     assert.equal(shornCli(['encode', '--int64-as-string', '--schema', s], { input: '{}' }).status, 2);
   });
 
+  test('a literal with a fraction or an exponent whose value is an integer is read exactly too; one that is no integer is refused', () => {
+    const s = schema();
+    const exact = { '9.223372036854775807e18': 9223372036854775807n, '-9.223372036854775808E+18': -9223372036854775808n, '12345678901234567890.000': 12345678901234567890n, '1e19': 10000000000000000000n };
+    for (const [literal, value] of Object.entries(exact)) {
+      const field = value < 0n ? 'i' : 'u';
+      const other = field === 'i' ? 'u' : 'i';
+      const bytes = ok(['encode', '--schema', s, '--hex'], { input: `{"${field}": ${literal}, "${other}": ${field === 'i' ? '1.8446744073709551615e19' : '0'}}` }).out;
+      assert.equal(bytes, `${Buffer.from(codec.encode({ [field]: value, [other]: field === 'i' ? 18446744073709551615n : 0n })).toString('hex')}\n`, literal);
+    }
+    // 1.00000000000000000001e19 is no integer: refused, not rounded to one.
+    const r = shornCli(['encode', '--schema', s, '--hex'], { input: '{"i": 0, "u": 1.00000000000000000001e19}' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /\$\.u: expected uint64 .*found number 10000000000000000000/);
+    // A float64 beside them gets the double JSON.parse gives.
+    const F = t.object({ u: t.uint64(), f: t.float64() });
+    const bytes = ok(['encode', '--schema', JSON.stringify(F)], { input: '{"u": 1e19, "f": 1.8446744073709551615e19}' }).stdout;
+    assert.deepStrictEqual(shorn.decode(F, bytes), { u: 10000000000000000000n, f: 18446744073709551615 });
+  });
+
   test('a literal out of range is refused with its path and its exact value', () => {
     const s = schema();
     let r = shornCli(['encode', '--schema', s, '--hex'], { input: '{"i": 0, "u": 18446744073709551616}' });

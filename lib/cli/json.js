@@ -43,6 +43,29 @@ function isDigit(c) {
   return c >= 48 && c <= 57;
 }
 
+/**
+ * The integer a number literal with a fraction or an exponent stands for, exactly, as a
+ * bigint (`1.8446744073709551615e19` is 18446744073709551615n), or null when it is no
+ * integer (`1.00000000000000000001e19`). Only asked for literals whose double is a whole
+ * number beyond the safe integers, so the exponent is at most about 308.
+ */
+function exactInteger(literal) {
+  const m = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(literal);
+  if (m === null) return null;
+  const fraction = m[3] ?? '';
+  let digits = m[2] + fraction;
+  let scale = Number(m[4] ?? 0) - fraction.length;
+  if (scale < 0) {
+    // The digits below the point must all be zeros.
+    const cut = digits.length + scale;
+    if (cut < 0 || !/^0*$/.test(digits.slice(cut))) return null;
+    digits = digits.slice(0, cut);
+    scale = 0;
+  }
+  const value = BigInt(digits || '0') * 10n ** BigInt(scale);
+  return m[1] === '-' ? -value : value;
+}
+
 function describeAt(text, i) {
   if (i >= text.length) return 'Unexpected end of input';
   const c = text.codePointAt(i);
@@ -136,7 +159,11 @@ class Parser {
     this.i = i;
     const literal = text.slice(from, i);
     const n = Number(literal);
-    return this.exactIntegers && integer && !Number.isSafeInteger(n) ? BigInt(literal) : n;
+    if (!this.exactIntegers || Number.isSafeInteger(n)) return n;
+    if (integer) return BigInt(literal);
+    // A fraction or an exponent: exact too where its value is an integer (1.8e19), which
+    // its double, a whole number beyond the safe integers, may have rounded.
+    return Number.isInteger(n) ? (exactInteger(literal) ?? n) : n;
   }
 
   word(w, value) {
@@ -233,8 +260,9 @@ class Parser {
 }
 
 /**
- * Parses `text` (from `start` to `end`). With `exactIntegers`, an integer literal (no
- * fraction, no exponent) beyond the safe integers becomes a bigint. Throws a
+ * Parses `text` (from `start` to `end`). With `exactIntegers`, a number literal whose value
+ * is an integer beyond the safe integers becomes that bigint, exactly (an integer literal,
+ * or one with a fraction or exponent that is a whole number: 1.8e19). Throws a
  * JsonSyntaxError with the offset, line and column of the first fault.
  */
 function parse(text, { exactIntegers = false, start = 0, end = text.length } = {}) {
