@@ -264,33 +264,37 @@ class Generator {
     }
   }
 
-  put(d, x, path, room, shown = d) {
+  // `inline`: in the current function even where `d` would get a helper (a definition's
+  // body).
+  put(d, x, path, room, shown = d, inline = false) {
     this.count();
     if (this.handedOff.has(d)) {
       this.handOffPut(d, x, path);
       this.room(room);
       return;
     }
-    if (this.helps(d, shown)) return this.putHelper(d, x, path, room);
+    if (!inline && this.helps(d, shown)) return this.putHelper(d, x, path, room);
     this.level++;
     TYPES.get(d.type).emitPut(this, d, x, path, room, shown);
     this.level--;
   }
 
-  putHelper(d, x, path, room) {
+  // A call of `d`'s put function, made once: `body` is what it writes of `d`, whose
+  // fixed part takes `slots` slots (`emitPut` of `d` itself, by default).
+  putHelper(d, x, path, room, body = null, slots = this.slots(d)) {
     const h = this.helper(d);
     if (!h.put) {
       h.put = true;
-      const slots = this.slots(d);
-      const body = this.inner('enc', () => {
+      const lines = this.inner('enc', () => {
         this.enc.push(`if (i + ${slots} > T.length) ${this.grow(`i + ${slots}`)}`);
-        TYPES.get(d.type).emitPut(this, d, 'x', new PathExpr(['$']), slots, d);
+        if (body === null) TYPES.get(d.type).emitPut(this, d, 'x', new PathExpr(['$']), slots, d);
+        else body();
       }, d);
       const views = this.info.uses64 ? "let TI = rt.view(T, 'TI'); let TU = rt.view(T, 'TU');" : '';
       this.functions.push(`function put_${h.name}(x) {
   let T = W.T; let i = W.i; let S = W.S; const B = W.B;
   ${views}
-  ${body.join('\n  ')}
+  ${lines.join('\n  ')}
   W.T = T; W.i = i; W.S = S;
 }`);
     }
@@ -304,13 +308,16 @@ class Generator {
     this.room(room);
   }
 
-  /** Emits the decoding of `d`; returns a name or an expression for its value. */
-  take(d) {
+  /**
+   * Emits the decoding of `d`; returns a name or an expression for its value. `inline`:
+   * in the current function even where `d` would get a helper (a definition's body).
+   */
+  take(d, inline = false) {
     this.count();
     // (In a reader of another schema's bytes, the generic marshaller has the overrides too.)
     if (this.handedOff.has(d)) return this.handOffTake(d);
     const o = this.overrides === null ? undefined : this.overrides.get(d);
-    if (o === undefined && this.helps(d, d)) return this.takeHelper(d);
+    if (o === undefined && !inline && this.helps(d, d)) return this.takeHelper(d);
     this.level++;
     const expr = o === undefined ? TYPES.get(d.type).emitTake(this, d) : o.emit(this, d);
     this.level--;
@@ -320,13 +327,14 @@ class Generator {
     return v;
   }
 
-  takeHelper(d) {
+  // A call of `d`'s take function, made once: `emit` returns its value's expression.
+  takeHelper(d, emit = () => TYPES.get(d.type).emitTake(this, d)) {
     const h = this.helper(d);
     if (!h.take) {
       h.take = true;
       let result;
       const body = this.inner('dec', () => {
-        result = TYPES.get(d.type).emitTake(this, d);
+        result = emit();
       }, d);
       const views = this.info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : '';
       this.functions.push(`function take_${h.name}() {
@@ -340,6 +348,31 @@ class Generator {
     const v = this.fresh('v');
     this.dec.push('W.i = i; W.p = p; W.q = q;', `const ${v} = take_${h.name}();`, 'i = W.i; p = W.p; q = W.q; S = W.S; X = W.X;');
     return v;
+  }
+
+  /**
+   * Decodes a value of the recursive definition `d` by a call of its function, made once
+   * (each ref to `d` calls it too), which nests as deep as the message does: the native
+   * decode has held that to maxDepth.
+   */
+  takeDefinition(d) {
+    return this.takeHelper(d, () => this.take(d.schema, true));
+  }
+
+  /**
+   * Encodes `x` as a value of the recursive definition `d` by a call of its function, made
+   * once (each ref to `d` calls it too). Each call is a level of `maxDepth`, counted in
+   * `W.d` (reset by each encode), as the generic marshaller counts them (`enter`): past it
+   * the value is refused, so a cyclic value is an error, never a stack overflow.
+   */
+  putDefinition(d, x, path, room) {
+    const slots = this.slots(d.schema);
+    const body = () => {
+      this.enc.push('if (W.d >= G.maxDepth) throw rt.relative(rt.tooDeep(x, G.maxDepth));', 'W.d++;');
+      this.put(d.schema, 'x', new PathExpr(['$']), slots, d.schema, true);
+      this.enc.push('W.d--;');
+    };
+    this.putHelper(d, x, path, room, body, slots);
   }
 
   /** A boolean expression: whether `x` is a valid value of `d`. */
@@ -366,7 +399,7 @@ class Generator {
   handOffPut(d, x, path) {
     const c = this.fresh('c');
     this.enc.push(
-      `const ${c} = G.encoder(T, i, S, B);`,
+      `const ${c} = G.encoder(T, i, S, B${this.split ? ', W.d' : ''});`,
       `try { ${c}.put(${this.constant(d)}, ${x}); } catch (e) { if (e === ${c}.thrown) ${this.raise(`rt.rebase(e, ${path.code()})`)} throw e; }`,
       `T = ${c}.T; i = ${c}.i; S = ${c}.S;`,
     );
@@ -780,7 +813,7 @@ ${fastState}
 ${fastW.encode === '' ? '' : '// The JS write of small messages is skipped for the next skipW$ values (`fastPut`).\nconst OutBuffer = rt.OutBuffer;\nlet skipW$ = 0;\nlet backoffW$ = 1;'}
 ${fastW.encode === '' ? '' : g.writeFunctions.join('\n')}
 ${g.ctors.size === 0 ? '' : `let D = false;\n${ctors.source}`}
-${g.split ? `const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null };
+${g.split ? `const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null, d: 0 };
 // A call from user code (a getter) while this codec's helpers run uses W too: the outer
 // call's W is put back after it.
 function reenter(fn, arg) {
@@ -803,7 +836,7 @@ function marshal(v) {
   try {
     if (T.length < ${minimum}) ${g.grow(minimum)}
     ${decls.join('\n    ')}
-    ${g.split ? 'W.B = B;' : ''}
+    ${g.split ? 'W.B = B; W.d = 0;' : ''}
     ${g.enc.join('\n    ')}
     // A slab detached from under us (ArrayBuffer#transfer on Node 22) is replaced first.
     if (st.out.byteLength === 0) rt.checkBuffers();

@@ -165,8 +165,12 @@ class Marshaller {
     return listed;
   }
 
-  encoder(T, i, S, B) {
-    return new Encoder(this, T, i, S, B);
+  // `depth`: the levels of recursion the value is in (generated code's `W.d`), which json
+  // and recursive values inside it count on from.
+  encoder(T, i, S, B, depth = 0) {
+    const c = new Encoder(this, T, i, S, B);
+    c.depth = depth;
+    return c;
   }
 
   decoder(T, i, S, p, bytes, X = S, q = 0, M = null) {
@@ -188,11 +192,12 @@ class Marshaller {
    */
   /**
    * The error for a value no variant of union `d` accepts (see `unionError`), returned;
-   * an error a user's getter throws meanwhile propagates.
+   * an error a user's getter throws meanwhile propagates. `depth`: the levels of
+   * recursion the union is in (generated code's `W.d`).
    */
-  unionErrorOf(d, x, path) {
+  unionErrorOf(d, x, path, depth = 0) {
     try {
-      this.unionError(d, x, path, 0, this);
+      this.unionError(d, x, path, depth, this);
     } catch (e) {
       if (e === this.thrown) return e;
       throw e;

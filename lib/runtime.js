@@ -840,6 +840,15 @@ function rebaseRelative(e, path, keep) {
   return e;
 }
 
+// A value of a recursive type nested past maxDepth, as the generic marshaller refuses it
+// (lib/generic.js, `enter`), at the path `$` of the definition's function that found it
+// (its callers rebase it: `relative`).
+function tooDeep(x, maxDepth) {
+  const error = new ShornError('ERR_SHORN_INVALID', `$: nested deeper than maxDepth (${maxDepth})${typeof x === 'object' && x !== null ? '; is the value cyclic?' : ''}`, { path: '$' });
+  error[ISSUE] = 'too_deep';
+  return error;
+}
+
 // A decoded Map that holds fewer entries than the message: two keys were the same.
 function repeatedKey(offset, path) {
   return new ShornError('ERR_SHORN_MALFORMED', `malformed input at offset ${offset} (${path}): a key appears twice`, {
@@ -861,6 +870,7 @@ module.exports = {
   ObjectPrototype,
   NewArray,
   frameDecoders,
+  tooDeep,
   native,
   state,
   SMALL_INPUT,

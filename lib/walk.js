@@ -77,6 +77,7 @@ function analyze(descriptor) {
   let fixed = true;
   let uses64 = false;
   let handsOff = false;
+  let recursive = false;
   let nodes = 0;
   const scopes = [];
   const handedOff = new Set();
@@ -98,6 +99,7 @@ function analyze(descriptor) {
     if (def.uses64) uses64 = true;
     if (d.type === 'record' || d.type === 'json' || d.type === 'recursive') fixed = false;
     if (d.type === 'json' || d.type === 'recursive') handsOff = true;
+    if (d.type === 'recursive') recursive = true;
     if (d.type === 'ref') {
       for (let k = scopes.length - 1; k >= 0; k--) {
         if (scopes[k].name === d.name) {
@@ -128,7 +130,9 @@ function analyze(descriptor) {
     handsOff = true;
     fixed = false;
   }
-  const split = nodes > SPLIT_NODES;
+  // A recursive definition's values are taken by a function of its own, which reads the
+  // cursors helper functions share (lib/codegen.js, `takeDefinition`).
+  const split = nodes > SPLIT_NODES || recursive;
   // Helper functions pass strings on in one concatenated string.
   const positional = fixed && strings + blobs <= MAX_ARGS && !split;
   return { paths, refs, layout: { positional, strings, blobs }, uses64, handsOff, split, handedOff };

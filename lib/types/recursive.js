@@ -2,8 +2,11 @@
 // recursive and ref: a named definition whose body refers to itself, as plain JSON
 // (src/types/recursive.rs): `t.recursive('Node', (self) => t.object({ kids: t.array(self)
 // }))`. Nothing of it is on the wire or the tape. Each level counts against `maxDepth`
-// (a cyclic value is an error, never a stack overflow). Generated code hands recursive
-// values to the generic marshaller, which follows refs to their definitions.
+// (a cyclic value is an error, never a stack overflow). Generated code decodes a
+// definition in a function of its own, which each ref calls (the native decode has
+// checked the depth), and encodes one in a function of its own too, counting the depth;
+// tests (of union variants) go to the generic marshaller, which follows refs to their
+// definitions.
 
 const { ShornError } = require('../errors');
 
@@ -26,6 +29,10 @@ const handOff = {
 module.exports = [
   {
     ...handOff,
+    emitTake: (g, d) => g.takeDefinition(d),
+    emitPut(g, d, x, path, room) {
+      g.putDefinition(d, x, path, room);
+    },
     name: 'recursive',
     build(name, body) {
       if (typeof name !== 'string' || name === '' || typeof body !== 'function') {
@@ -55,6 +62,10 @@ module.exports = [
   },
   {
     ...handOff,
+    emitTake: (g, d) => g.takeDefinition(g.info.refs.get(d)),
+    emitPut(g, d, x, path, room) {
+      g.putDefinition(g.info.refs.get(d), x, path, room);
+    },
     name: 'ref',
     build(name) {
       if (typeof name !== 'string' || name === '') throw schemaError('t.ref takes the name of an enclosing t.recursive');

@@ -90,7 +90,9 @@ module.exports = [
         g.put(variant, x, path, room);
         g.enc.push(chain ? '}' : `break ${label};\n}`);
       });
-      const raise = g.raise(`G.unionErrorOf(${g.constant(d)}, ${x}, ${path.code()})`);
+      // (A split schema counts the depth of recursive values in W.d: the variant's error is
+      // looked for from there, as the generic marshaller does.)
+      const raise = g.raise(`G.unionErrorOf(${g.constant(d)}, ${x}, ${path.code()}${g.split ? ', W.d' : ''})`);
       g.enc.push(chain ? `else ${raise}` : `${raise}\n}`);
     },
     emitTake: emitTakeVariants,

@@ -1,0 +1,123 @@
+'use strict';
+// Recursive types against the same schema unrolled by hand (issue 41): twitter.json with
+// `Tweet` as `t.recursive` (a tweet's retweeted_status is a Tweet) against the corpus's own
+// two-level schema, and a comment thread (60 roots, replies 4 deep) as `t.recursive`
+// against five explicit levels. Each measurement runs in a process of its own, the two
+// forms alternating, and every decode is checked against the input.
+//
+//   node benchmark/recursion.js [--rounds 5] [--ms 400]
+
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { isDeepStrictEqual } = require('node:util');
+const { parseArgs } = require('node:util');
+
+const ROOT = path.join(__dirname, '..');
+
+// The tweet object of the corpus's unrolled schema, made recursive: its retweeted_status
+// (an optional tweet without one) becomes an optional ref to the definition itself.
+function recursiveTwitter(unrolled) {
+  const status = JSON.parse(JSON.stringify(unrolled.fields.find((f) => f.name === 'statuses').schema.items));
+  const field = status.fields.find((f) => f.name === 'retweeted_status');
+  field.schema = { type: 'optional', of: { type: 'ref', name: 'Tweet' } };
+  const root = JSON.parse(JSON.stringify(unrolled));
+  root.fields.find((f) => f.name === 'statuses').schema.items = { type: 'recursive', name: 'Tweet', schema: status };
+  return root;
+}
+
+function comment(t, replies) {
+  return t.object({ id: t.uint32(), author: t.string(), text: t.string(), score: t.int32(), replies });
+}
+
+function threadSchemas(t) {
+  const recursive = t.array(t.recursive('Comment', (self) => comment(t, t.array(self))));
+  // The deepest level's replies are always empty: an array of anything.
+  let level = comment(t, t.array(t.uint8()));
+  for (let k = 0; k < 4; k++) level = comment(t, t.array(level));
+  return { recursive, unrolled: t.array(level) };
+}
+
+// 60 roots, each with replies 4 levels deep (2 replies a level, the last level none).
+function threadValue() {
+  let id = 0;
+  const make = (depth) => ({
+    id: id++,
+    author: `user${id % 37}`,
+    text: `comment ${id}: ${'lorem ipsum '.repeat(1 + (id % 4))}`,
+    score: (id * 7919) % 200 - 100,
+    replies: depth === 4 ? [] : [make(depth + 1), make(depth + 1)],
+  });
+  return Array.from({ length: 60 }, () => make(0));
+}
+
+function cases() {
+  const { t } = require(ROOT);
+  const { corpus, loadCorpus } = require('./corpora');
+  const value = loadCorpus('twitter');
+  const unrolled = corpus('twitter').shorn(t);
+  const thread = threadSchemas(t);
+  return {
+    twitter: { value, recursive: recursiveTwitter(unrolled), unrolled },
+    thread: { value: threadValue(), recursive: thread.recursive, unrolled: thread.unrolled },
+  };
+}
+
+// In a child: ops/s of one form, one op, for `ms` after a warm-up.
+function child(name, form, op, ms) {
+  const { compile } = require(ROOT);
+  const c = cases()[name];
+  const codec = compile(c[form]);
+  const bytes = codec.encode(c.value);
+  if (!isDeepStrictEqual(codec.decode(bytes), c.value)) throw new Error(`${name} ${form}: the round trip changed the value`);
+  const run = op === 'encode' ? () => codec.encode(c.value).length : () => codec.decode(bytes);
+  const until = (end) => {
+    let n = 0;
+    while (performance.now() < end) {
+      run();
+      n++;
+    }
+    return n;
+  };
+  until(performance.now() + ms / 2);
+  const start = performance.now();
+  const n = until(start + ms);
+  return { opsPerSec: (n * 1000) / (performance.now() - start), bytes: bytes.length };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+function main() {
+  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, ms: { type: 'string', default: '400' }, child: { type: 'string' } } });
+  if (values.child) {
+    const [name, form, op] = values.child.split(',');
+    process.stdout.write(JSON.stringify(child(name, form, op, Number(values.ms))));
+    return;
+  }
+  const rounds = Number(values.rounds);
+  const lines = ['| schema | op | recursive (ops/s) | unrolled (ops/s) | recursive time / unrolled time |', '|---|---|--:|--:|--:|'];
+  for (const name of ['twitter', 'thread']) {
+    for (const op of ['decode', 'encode']) {
+      const got = { recursive: [], unrolled: [] };
+      for (let r = 0; r < rounds; r++) {
+        const order = r % 2 === 0 ? ['recursive', 'unrolled'] : ['unrolled', 'recursive'];
+        for (const form of order) {
+          const out = spawnSync(process.execPath, [__filename, '--child', `${name},${form},${op}`, '--ms', values.ms], { encoding: 'utf8' });
+          if (out.status !== 0) throw new Error(`${name} ${form} ${op}: ${out.stderr}`);
+          got[form].push(JSON.parse(out.stdout).opsPerSec);
+        }
+      }
+      const [a, b] = [median(got.recursive), median(got.unrolled)];
+      lines.push(`| ${name} | ${op} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}x |`);
+      process.stderr.write(`${lines[lines.length - 1]}\n`);
+    }
+  }
+  console.log(`recursive against unrolled, ${rounds} rounds of one process per form, medians (node benchmark/recursion.js)\n`);
+  console.log(lines.join('\n'));
+}
+
+if (require.main === module) main();
+
+module.exports = { cases, recursiveTwitter };
