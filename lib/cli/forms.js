@@ -39,22 +39,101 @@ function numbersOnly(j, depth = 0) {
   return o;
 }
 
-const is64 = (d) => d.type === 'int64' || d.type === 'uint64';
-const FLOATS = new Set(['float32', 'float64']);
-const FLOAT_ARRAYS = new Set(['float32Array', 'float64Array']);
-const negativeZero = (j) => (j === '-0' ? -0 : j);
+const { randomBytes } = require('node:crypto');
 
-// The JSON forms as the command line writes them (with lib/cli/json.js `stringify`): an
-// int64 or uint64 is its bigint (written as a literal) or, with `asString`, its digits; a
-// float's -0 is the number -0 (written as the literal -0), not the string "-0".
+// The JSON forms as the command line writes them. An int64 or uint64 is its bigint, or with
+// `asString` its digits; a float's -0 is the number -0, not the string "-0". JSON.stringify
+// writes neither a bigint nor -0 as such, and lib/cli/json.js `stringify` does but at ~1.5
+// times the cost, so `text` has this marshaller give them as marker strings instead, the
+// marker followed by the literal ("<marker>18446744073709551615", "<marker>-0"), counted in
+// `marked`; JSON.stringify writes the rest, and the quoted markers are then replaced by
+// their literals. The marker is random, and a marker that the data itself holds is found
+// (more quoted markers than were made) and the value written by `stringify` instead, so the
+// text is exact either way. With `marker` null, bigints and -0 are given as they are, for
+// `stringify` (inspect, and that fallback).
 class Writing extends Marshaller {
-  toJson(d, x) {
-    if (typeof x === 'bigint' && is64(d)) return this.asString ? String(x) : x;
-    const j = super.toJson(d, x);
-    if (FLOATS.has(d.type)) return negativeZero(j);
-    if (FLOAT_ARRAYS.has(d.type) && Array.isArray(j)) return j.map(negativeZero);
+  constructor(descriptor, info, maxDepth, { asString = false, marker = null } = {}) {
+    super(descriptor, info, maxDepth);
+    this.asString = asString;
+    this.marker = marker;
+    this.marked = 0;
+  }
+
+  literal(text, value) {
+    if (this.marker === null) return value;
+    this.marked++;
+    return this.marker + text;
+  }
+
+  // -0 anywhere in a t.json() value (a fresh copy, made by its toJson).
+  zeros(j, depth = 0) {
+    if (typeof j === 'number') return Object.is(j, -0) ? this.literal('-0', -0) : j;
+    if (j === null || typeof j !== 'object' || depth > MAX_DEPTH) return j;
+    if (Array.isArray(j)) {
+      for (let k = 0; k < j.length; k++) j[k] = this.zeros(j[k], depth + 1);
+      return j;
+    }
+    const proto = Object.getPrototypeOf(j);
+    if (proto !== Object.prototype && proto !== null) return j;
+    for (const k of Object.keys(j)) {
+      const v = j[k];
+      if (typeof v === 'object' || Object.is(v, -0)) Object.defineProperty(j, k, { value: this.zeros(v, depth + 1), writable: true, enumerable: true, configurable: true });
+    }
     return j;
   }
+
+  toJson(d, x) {
+    switch (d.type) {
+      case 'int64':
+      case 'uint64':
+        if (typeof x !== 'bigint') return x;
+        return this.asString ? String(x) : this.literal(String(x), x);
+      case 'float32':
+      case 'float64':
+        // A finite number as it is, -0 as -0; NaN and the infinities as their strings.
+        if (typeof x !== 'number') return x;
+        if (!Number.isFinite(x)) return String(x);
+        return Object.is(x, -0) ? this.literal('-0', -0) : x;
+      case 'float32Array':
+      case 'float64Array': {
+        const j = super.toJson(d, x);
+        if (!Array.isArray(j)) return j;
+        for (let k = 0; k < j.length; k++) if (j[k] === '-0') j[k] = this.literal('-0', -0);
+        return j;
+      }
+      case 'json':
+        return this.zeros(super.toJson(d, x));
+      default:
+        return super.toJson(d, x);
+    }
+  }
+}
+
+/** `text` of forms: the JSON text of `value` as the command line writes it (see Writing). */
+function writer(descriptor, info, maxDepth, asString, marker = `shorn${randomBytes(9).toString('hex')}:`) {
+  const fast = new Writing(descriptor, info, maxDepth, { asString, marker });
+  const exact = new Writing(descriptor, info, maxDepth, { asString });
+  // Characters JSON.stringify writes as they are, so that each marker made is in the text.
+  if (!/^[\x20-\x7e]+$/.test(marker) || /["\\]/.test(marker)) throw new TypeError(`a marker of printable ASCII without " or \\, not ${JSON.stringify(marker)}`);
+  const quoted = `"${marker}`;
+  const literals = new RegExp(`"${marker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-?[0-9]+)"`, 'g');
+  return (value, indent) => {
+    fast.marked = 0;
+    const out = JSON.stringify(fast.toJson(descriptor, value), null, indent);
+    if (fast.marked === 0) return out;
+    let seen = 0;
+    for (let i = out.indexOf(quoted); i !== -1; i = out.indexOf(quoted, i + quoted.length)) seen++;
+    if (seen === fast.marked) {
+      let replaced = 0;
+      const text = out.replace(literals, (_, literal) => {
+        replaced++;
+        return literal;
+      });
+      if (replaced === seen) return text;
+    }
+    // The data holds the marker itself: written the slower way, which needs none.
+    return stringify(exact.toJson(descriptor, value), indent);
+  };
 }
 
 class ExactForms extends Marshaller {
@@ -79,19 +158,20 @@ function wholeJson(d, refs) {
  * indent), exact }`. `toJson` is the library's JSON form (an int64 beyond 2^53 as a string
  * of digits, which JSON.stringify can write); `text` is the JSON text the command line
  * writes: every int64 and uint64 an integer literal, exactly, or with `int64AsString` a
- * string of digits, and a float's -0 the literal -0. `exact` says whether the schema has int64 or uint64 fields, whose JSON
- * should be read with exact integers (lib/cli/json.js, `exactIntegers`).
+ * string of digits, and a float's -0 the literal -0. `exact` says whether the schema has
+ * int64 or uint64 fields, whose JSON should be read with exact integers (lib/cli/json.js,
+ * `exactIntegers`). `marker` sets the marker of `text` (random by default; the tests set
+ * one that the data holds).
  */
-function formsFor(descriptor, { maxDepth = MAX_DEPTH, int64AsString = false } = {}) {
+function formsFor(descriptor, { maxDepth = MAX_DEPTH, int64AsString = false, marker } = {}) {
   const info = analyze(descriptor);
   const m = info.uses64 ? new ExactForms(descriptor, info, maxDepth) : new Marshaller(descriptor, info, maxDepth);
-  const w = new Writing(descriptor, info, maxDepth);
-  w.asString = int64AsString;
+  const text = writer(descriptor, info, maxDepth, int64AsString, marker);
   return {
     exact: info.uses64,
     toJson: (value) => m.toJson(descriptor, value),
     fromJson: (json) => m.fromJson(descriptor, json),
-    text: (value, indent) => stringify(w.toJson(descriptor, value), indent),
+    text,
   };
 }
 
@@ -108,9 +188,7 @@ function valueForms(descriptor, { int64AsString = false } = {}) {
   } catch {
     info = { refs: new Map(), paths: new Map() };
   }
-  const w = new Writing(descriptor, info, MAX_DEPTH);
-  w.asString = int64AsString;
-  return w;
+  return new Writing(descriptor, info, MAX_DEPTH, { asString: int64AsString });
 }
 
 module.exports = { formsFor, valueForms, numbersOnly };
