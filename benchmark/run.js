@@ -187,6 +187,8 @@ function main() {
   const evolve = options.codecs.includes('shorn') && fixtures.includes('nestedEvent') ? require('./evolve').run(plan.rounds) : '';
   // Stream decodes (benchmark/streams.js), when shorn and events100k are in the run.
   const streams = options.codecs.includes('shorn') && fixtures.includes('events100k') ? require('./streams').run(plan.rounds) : null;
+  // The construct matrix (benchmark/constructs.js), when shorn is in the run.
+  const constructs = options.codecs.includes('shorn') && !options.quick ? require('./constructs').run(plan.rounds) : '';
   const otherBusyDuringRun = otherBusyPercent();
   const after = loadSnapshot();
   const results = {
@@ -209,7 +211,8 @@ function main() {
   };
   results.evolve = evolve;
   if (streams) results.streams = { messagesPerSec: streams.results, cpuMessagesPerSec: streams.cpuResults, bytes: streams.bytes };
-  const markdown = renderReport(results) + (evolve ? `\n${evolve}` : '') + (streams ? `\n${streams.markdown}` : '');
+  results.constructs = constructs;
+  const markdown = renderReport(results) + (evolve ? `\n${evolve}` : '') + (streams ? `\n${streams.markdown}` : '') + (constructs ? `\n${constructs}` : '');
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), markdown);
   process.stdout.write(markdown);

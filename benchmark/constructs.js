@@ -1,0 +1,251 @@
+'use strict';
+// The construct matrix (issue 41): for each construct of the schema language, the same
+// data encoded and decoded with a schema that uses it and with its plain form, one
+// process per measurement, the two forms alternating over rounds; the report flags any
+// construct that costs more than 1.3x its plain form, so that the next cliff shows here
+// before a user finds it. Every decoded value is checked against the input.
+//
+//   node benchmark/constructs.js [--rounds 3] [--ms 300] [--only union,map]
+//   node benchmark/constructs.js --child <construct>,<form>,<op>     (one measurement, a JSON line)
+//
+// `npm run bench` runs it after the fixtures (benchmark/run.js).
+
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { parseArgs, isDeepStrictEqual } = require('node:util');
+const { performance } = require('node:perf_hooks');
+const { median } = require('./stats');
+
+const ROOT = path.join(__dirname, '..');
+const ITEMS = 200;
+// A construct over this many times its plain form's time is flagged.
+const CLIFF = 1.3;
+
+// A batch of ITEMS records; `shape(t, k)` gives the k-th record's schema parts.
+function records(make) {
+  return Array.from({ length: ITEMS }, (_, k) => make(k));
+}
+
+function base(k) {
+  return { id: 100000 + k * 7, name: `user${k % 50}`, score: (k * 37) % 1000 / 8, active: k % 3 !== 0 };
+}
+
+// Each construct: `plain(t)` and `with(t)` schemas of an array of records, and the values
+// each takes (`value`, or `plainValue` / `withValue` where the JS forms differ).
+const CONSTRUCTS = {
+  recursive: {
+    what: 'a comment thread: t.recursive against five levels unrolled',
+    plain: (t) => t.array(thread(t, 4)),
+    with: (t) => t.array(t.recursive('C', (self) => comment(t, t.array(self)))),
+    value: () => threadValue(),
+  },
+  union: {
+    what: 'score: t.union([t.float64(), t.string()]) against t.float64()',
+    plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
+    with: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.union([t.float64(), t.string()]), active: t.bool() })),
+    value: () => records(base),
+  },
+  discriminatedUnion: {
+    what: "records of t.discriminatedUnion('kind', [a, b]) against one object with kind: t.enum",
+    plain: (t) => t.array(t.object({ kind: t.enum(['a', 'b']), id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
+    with: (t) =>
+      t.array(
+        t.discriminatedUnion('kind', [
+          t.object({ kind: t.literal('a'), id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() }),
+          t.object({ kind: t.literal('b'), id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() }),
+        ]),
+      ),
+    value: () => records((k) => ({ kind: k % 2 ? 'a' : 'b', ...base(k) })),
+  },
+  optional: {
+    what: 'name: t.optional(t.string()), always present, against t.string()',
+    plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
+    with: (t) => t.array(t.object({ id: t.uint32(), name: t.optional(t.string()), score: t.float64(), active: t.bool() })),
+    value: () => records(base),
+  },
+  nullable: {
+    what: 'name: t.nullable(t.string()), never null, against t.string()',
+    plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
+    with: (t) => t.array(t.object({ id: t.uint32(), name: t.nullable(t.string()), score: t.float64(), active: t.bool() })),
+    value: () => records(base),
+  },
+  default: {
+    what: "name: t.default(t.string(), ''), always present, against t.string()",
+    plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
+    with: (t) => t.array(t.object({ id: t.uint32(), name: t.default(t.string(), ''), score: t.float64(), active: t.bool() })),
+    value: () => records(base),
+  },
+  record: {
+    what: 'counts: t.record(t.uint32()) of 4 keys against t.object of the same 4 fields',
+    plain: (t) => t.array(t.object({ id: t.uint32(), counts: t.object({ views: t.uint32(), likes: t.uint32(), shares: t.uint32(), saves: t.uint32() }) })),
+    with: (t) => t.array(t.object({ id: t.uint32(), counts: t.record(t.uint32()) })),
+    value: () => records((k) => ({ id: k, counts: { views: k * 3, likes: k, shares: k % 7, saves: k % 11 } })),
+  },
+  map: {
+    what: 'counts: t.map(t.string(), t.uint32()) (a Map) against t.record(t.uint32()) (an object)',
+    plain: (t) => t.array(t.object({ id: t.uint32(), counts: t.record(t.uint32()) })),
+    with: (t) => t.array(t.object({ id: t.uint32(), counts: t.map(t.string(), t.uint32()) })),
+    plainValue: () => records((k) => ({ id: k, counts: { views: k * 3, likes: k, shares: k % 7, saves: k % 11 } })),
+    withValue: () => records((k) => ({ id: k, counts: new Map([['views', k * 3], ['likes', k], ['shares', k % 7], ['saves', k % 11]]) })),
+  },
+  tuple: {
+    what: 'at: t.tuple([t.float64(), t.float64()]) against t.array(t.float64())',
+    plain: (t) => t.array(t.object({ id: t.uint32(), at: t.array(t.float64()) })),
+    with: (t) => t.array(t.object({ id: t.uint32(), at: t.tuple([t.float64(), t.float64()]) })),
+    value: () => records((k) => ({ id: k, at: [k / 3, -k / 7] })),
+  },
+  json: {
+    what: 'each record as t.json() against its schema',
+    plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
+    with: (t) => t.array(t.json()),
+    value: () => records(base),
+  },
+  typedArray: {
+    what: 'samples: t.float64Array() (a Float64Array) against t.array(t.float64())',
+    plain: (t) => t.array(t.object({ id: t.uint32(), samples: t.array(t.float64()) })),
+    with: (t) => t.array(t.object({ id: t.uint32(), samples: t.float64Array() })),
+    plainValue: () => records((k) => ({ id: k, samples: Array.from({ length: 16 }, (_, j) => k + j / 16) })),
+    withValue: () => records((k) => ({ id: k, samples: Float64Array.from({ length: 16 }, (_, j) => k + j / 16) })),
+  },
+  constraints: {
+    what: 'name: minLength, maxLength and pattern; id and score: min and max; against none',
+    plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
+    with: (t) =>
+      t.array(
+        t.object({
+          id: t.uint32({ min: 1, max: 1e9 }),
+          name: t.string({ minLength: 1, maxLength: 64, pattern: /^[a-z0-9]+$/ }),
+          score: t.float64({ min: 0, max: 1e6 }),
+          active: t.bool(),
+        }),
+      ),
+    value: () => records(base),
+  },
+  enum: {
+    what: "status: t.enum(['new', 'open', 'closed']) against t.string()",
+    plain: (t) => t.array(t.object({ id: t.uint32(), status: t.string() })),
+    with: (t) => t.array(t.object({ id: t.uint32(), status: t.enum(['new', 'open', 'closed']) })),
+    value: () => records((k) => ({ id: k, status: ['new', 'open', 'closed'][k % 3] })),
+  },
+  literal: {
+    what: "version: t.literal('v2') against t.string()",
+    plain: (t) => t.array(t.object({ id: t.uint32(), version: t.string(), name: t.string() })),
+    with: (t) => t.array(t.object({ id: t.uint32(), version: t.literal('v2'), name: t.string() })),
+    value: () => records((k) => ({ id: k, version: 'v2', name: `n${k}` })),
+  },
+  reader: {
+    what: 'decode by a reader of an older writer (the reader adds a defaulted field) against the writer decoding its own bytes',
+    plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
+    with: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool(), tier: t.default(t.uint8(), 0) })),
+    value: () => records(base),
+    decodeOnly: true,
+  },
+};
+
+function comment(t, replies) {
+  return t.object({ id: t.uint32(), author: t.string(), text: t.string(), score: t.int32(), replies });
+}
+
+// `levels` levels of comments below the root, written out; the last level's replies are
+// always empty.
+function thread(t, levels) {
+  let level = comment(t, t.array(t.uint8()));
+  for (let k = 0; k < levels; k++) level = comment(t, t.array(level));
+  return level;
+}
+
+function threadValue() {
+  let id = 0;
+  const make = (depth) => ({
+    id: id++,
+    author: `user${id % 37}`,
+    text: `comment ${id}`,
+    score: ((id * 7919) % 200) - 100,
+    replies: depth === 4 ? [] : [make(depth + 1), make(depth + 1)],
+  });
+  return Array.from({ length: 12 }, () => make(0));
+}
+
+// One measurement: ops/s of `form` ('plain' or 'with') of `name`, for `op`.
+function child(name, form, op, ms) {
+  const { t, compile } = require(ROOT);
+  const c = CONSTRUCTS[name];
+  const value = form === 'plain' ? (c.plainValue || c.value)() : (c.withValue || c.value)();
+  let codec;
+  let bytes;
+  let decode;
+  if (name === 'reader' && form === 'with') {
+    const writer = compile(c.plain(t));
+    bytes = writer.encode(value);
+    const reader = compile(c.with(t)).reader(c.plain(t));
+    decode = (b) => reader.decode(b);
+    const want = value.map((v) => ({ ...v, tier: 0 }));
+    if (!isDeepStrictEqual(decode(bytes), want)) throw new Error('reader: the decoded value is not the writer value with its default');
+  } else {
+    codec = compile(form === 'plain' ? c.plain(t) : c.with(t));
+    bytes = codec.encode(value);
+    decode = (b) => codec.decode(b);
+    if (!isDeepStrictEqual(decode(bytes), value)) throw new Error(`${name} ${form}: the round trip changed the value`);
+  }
+  const run = op === 'encode' ? () => codec.encode(value) : () => decode(bytes);
+  const until = (end) => {
+    let n = 0;
+    while (performance.now() < end) {
+      run();
+      n++;
+    }
+    return n;
+  };
+  until(performance.now() + ms / 2);
+  const start = performance.now();
+  const n = until(start + ms);
+  return { opsPerSec: (n * 1000) / (performance.now() - start), bytes: bytes.length };
+}
+
+/** Runs the matrix; returns its markdown. */
+function run(rounds = 3, ms = 300, only = null) {
+  const names = Object.keys(CONSTRUCTS).filter((n) => only === null || only.includes(n));
+  const lines = [
+    '## Constructs: each against its plain form',
+    '',
+    `The same records (${ITEMS} a message; the thread: 12 roots, 4 levels of replies) with a schema that uses the construct and with its plain form; time of the construct's form / time of the plain form, medians of ${rounds} rounds, one process per measurement. Over ${CLIFF}x is flagged. \`node benchmark/constructs.js\`.`,
+    '',
+    '| construct | what | encode | decode |',
+    '|---|---|--:|--:|',
+  ];
+  for (const name of names) {
+    const c = CONSTRUCTS[name];
+    const cells = [];
+    for (const op of ['encode', 'decode']) {
+      if (op === 'encode' && c.decodeOnly) {
+        cells.push('n/a');
+        continue;
+      }
+      const got = { plain: [], with: [] };
+      for (let r = 0; r < rounds; r++) {
+        for (const form of r % 2 === 0 ? ['plain', 'with'] : ['with', 'plain']) {
+          const out = spawnSync(process.execPath, [__filename, '--child', `${name},${form},${op}`, '--ms', String(ms)], { encoding: 'utf8' });
+          if (out.status !== 0) throw new Error(`constructs: ${name} ${form} ${op}: ${out.stderr}`);
+          got[form].push(JSON.parse(out.stdout).opsPerSec);
+        }
+      }
+      const ratio = median(got.plain) / median(got.with);
+      cells.push(`${ratio.toFixed(2)}x${ratio > CLIFF ? ' **over**' : ''}`);
+    }
+    lines.push(`| ${name} | ${c.what} | ${cells[0]} | ${cells[1]} |`);
+    process.stderr.write(`constructs: ${lines[lines.length - 1]}\n`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+module.exports = { run, CONSTRUCTS };
+
+if (require.main === module) {
+  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, ms: { type: 'string', default: '300' }, only: { type: 'string' }, child: { type: 'string' } } });
+  if (values.child) {
+    const [name, form, op] = values.child.split(',');
+    process.stdout.write(JSON.stringify(child(name, form, op, Number(values.ms))));
+  } else {
+    process.stdout.write(run(Number(values.rounds), Number(values.ms), values.only ? values.only.split(',') : null));
+  }
+}
