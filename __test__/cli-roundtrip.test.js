@@ -385,6 +385,10 @@ describe('hints that name --stream and --each where the input shows it', () => {
     r = shornCli(['decode', '--schema', s], { input: codec.encodeFrames(orders.slice(0, 2), { checksum: true }) });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /\nshorn: it reads as a stream of 2 frames \(.*\): if it is one, shorn decode --stream --checksum, with the same --schema, decodes it\n$/);
+    // From hex text: --stream reads raw bytes, which the hint says.
+    r = shornCli(['decode', '--hex', '--schema', s], { input: Buffer.from(codec.encodeFrames(orders.slice(0, 2))).toString('hex') });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /\nshorn: it reads as a stream of 2 frames \(.*\): if it is one, shorn decode --stream, with the same --schema, decodes its bytes \(raw: --stream reads no hex text\)\n$/);
     // And the command the hint names decodes it.
     assert.equal(ok(['decode', '--stream', '--schema', s], { input: codec.encodeFrames(orders.slice(0, 3)) }).out, `${orders.slice(0, 3).map((o) => JSON.stringify(o)).join('\n')}\n`);
   });

@@ -729,7 +729,7 @@ async function runDecodeStream(options, file, codec, forms, progress) {
  * of frames (without checksums, or with): `decode --stream` is what was meant. Otherwise
  * none: the hint says what was found, never a guess.
  */
-function framesHint(codec, bytes) {
+function framesHint(codec, bytes, text) {
   for (const checksum of [false, true]) {
     let count;
     try {
@@ -740,7 +740,8 @@ function framesHint(codec, bytes) {
     }
     if (count === 0) return undefined;
     const frames = count === 1 ? '1 frame' : `${count.toLocaleString('en-US')} frames`;
-    return `it reads as a stream of ${frames} (what shorn encode --stream and codec.encoder() write): if it is one, shorn decode --stream${checksum ? ' --checksum' : ''}, with the same --schema, decodes it`;
+    const how = text === null ? 'decodes it' : `decodes its bytes (raw: --stream reads no ${text} text)`;
+    return `it reads as a stream of ${frames} (what shorn encode --stream and codec.encoder() write): if it is one, shorn decode --stream${checksum ? ' --checksum' : ''}, with the same --schema, ${how}`;
   }
   return undefined;
 }
@@ -762,7 +763,7 @@ async function runDecode(options, files, progress) {
     value = codec.decode(bytes);
   } catch (e) {
     const error = decodeError(e, files[0]);
-    if (error instanceof CliError) error.hint = framesHint(codec, bytes) ?? error.hint;
+    if (error instanceof CliError) error.hint = framesHint(codec, bytes, options.hex ? 'hex' : options.base64 ? 'base64' : null) ?? error.hint;
     throw error;
   }
   const text = forms.text(value, options.pretty ? 2 : 0);
