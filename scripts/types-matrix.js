@@ -1,0 +1,247 @@
+'use strict';
+// The published types against a matrix (issue 42, item 3): every TypeScript and every
+// @types/node that tests/typescript/matrix/package.json pins (npm aliases: ts59 is
+// typescript@5.9.3, types-node-24 is @types/node@24.x), × the module settings a user may
+// have: node16 and nodenext (a CommonJS file and an ES module each) and bundler, always
+// with skipLibCheck off. Each cell type-checks a small consumer
+// (tests/typescript/matrix/consumer) that imports `shorn`, `shorn/http`, `shorn/fastify`
+// and `shorn/express` from the package as `npm pack` makes it (its "files" and "exports"),
+// installed in a temporary folder next to Fastify.
+//
+//   node scripts/types-matrix.js [--jobs N] [--only REGEXP] [--package TGZ]
+//
+// --only runs the cells whose label ("TypeScript 5.9.3 × @types/node 24.19.4 × nodenext")
+// matches; --package checks that tarball (a published shorn, or one changed by hand to see
+// the matrix fail) instead of packing the repository.
+//
+// The matrix's own dependencies are installed with `npm ci --prefix tests/typescript/matrix`
+// (its package-lock.json), only when that lock changed since the last install. Prints one
+// line per TypeScript × @types/node, a column per module setting, and exits 1 with the tsc
+// output of every failing cell.
+
+const { spawn, spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const matrix = path.join(root, 'tests', 'typescript', 'matrix');
+const modules = path.join(matrix, 'node_modules');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+// The module settings. node16 and nodenext check a .cts and a .mts file in one program; an
+// error in a .cts file fails the CJS column, in a .mts file the ESM one, anywhere else
+// (a declaration file) both.
+const MODES = [
+  { name: 'node16', module: 'node16', moduleResolution: 'node16', files: ['core.cts', 'core.mts', 'subpaths.cts', 'subpaths.mts'] },
+  { name: 'nodenext', module: 'nodenext', moduleResolution: 'nodenext', files: ['core.cts', 'core.mts', 'subpaths.cts', 'subpaths.mts'] },
+  // What a Vite or esbuild app has: ES modules resolved with the "import" conditions.
+  { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', files: ['core.ts', 'subpaths.mts'] },
+];
+const COLUMNS = [
+  ['node16', 'cjs'],
+  ['node16', 'esm'],
+  ['nodenext', 'cjs'],
+  ['nodenext', 'esm'],
+  ['bundler', 'esm'],
+];
+
+function args() {
+  const out = { jobs: Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)), only: null, tarball: null };
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--jobs') out.jobs = Number(argv[++i]);
+    else if (argv[i] === '--only') out.only = new RegExp(argv[++i]);
+    else if (argv[i] === '--package') out.tarball = path.resolve(argv[++i]);
+    else throw new Error(`unknown argument ${argv[i]} (--jobs N, --only REGEXP, --package TGZ)`);
+  }
+  return out;
+}
+
+function run(command, argv, options) {
+  const r = spawnSync(command, argv, { encoding: 'utf8', ...options });
+  if (r.error || r.status !== 0) {
+    throw new Error(`${command} ${argv.join(' ')} failed${r.error ? `: ${r.error.message}` : ''}\n${r.stdout || ''}${r.stderr || ''}`);
+  }
+  return r.stdout;
+}
+
+// npm ci, unless node_modules was installed from this very lock.
+function install() {
+  const lock = fs.readFileSync(path.join(matrix, 'package-lock.json'));
+  const hash = crypto.createHash('sha256').update(lock).digest('hex');
+  const stamp = path.join(modules, '.types-matrix-lock');
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return false;
+  run(npm, ['ci', '--prefix', matrix, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: matrix, stdio: ['ignore', 'pipe', 'pipe'] });
+  fs.writeFileSync(stamp, hash);
+  return true;
+}
+
+function versionOf(alias) {
+  return JSON.parse(fs.readFileSync(path.join(modules, alias, 'package.json'), 'utf8')).version;
+}
+
+// The package as a user gets it: `npm pack` of the repository (no lifecycle scripts: the
+// types need no build), unpacked as node_modules/shorn of the consumer.
+function consumer(dir, given) {
+  let tarball = given;
+  let from = given ? path.basename(given) : null;
+  if (!given) {
+    const packed = JSON.parse(run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: root }));
+    tarball = path.join(dir, packed[0].filename);
+    from = `packed shorn (${packed[0].files.length} files)`;
+  }
+  const app = path.join(dir, 'app');
+  const shorn = path.join(app, 'node_modules', 'shorn');
+  fs.mkdirSync(shorn, { recursive: true });
+  run('tar', ['-xzf', tarball, '-C', shorn, '--strip-components=1']);
+  fs.symlinkSync(path.join(modules, 'fastify'), path.join(app, 'node_modules', 'fastify'), 'junction');
+  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'shorn-types-consumer', private: true }, null, 2));
+  const src = path.join(matrix, 'consumer');
+  for (const [name, as] of [
+    ['core.ts', 'core.cts'],
+    ['core.ts', 'core.mts'],
+    ['core.ts', 'core.ts'],
+    ['subpaths.cts', 'subpaths.cts'],
+    ['subpaths.mts', 'subpaths.mts'],
+  ]) {
+    fs.copyFileSync(path.join(src, name), path.join(app, as));
+  }
+  return { app, from };
+}
+
+function cells(app, only) {
+  const deps = JSON.parse(fs.readFileSync(path.join(matrix, 'package.json'), 'utf8')).dependencies;
+  const byVersion = (a, b) => a.version.localeCompare(b.version, 'en', { numeric: true });
+  const typescripts = Object.keys(deps)
+    .filter((k) => /^ts\d+$/.test(k))
+    .map((alias) => ({ alias, version: versionOf(alias) }))
+    .sort(byVersion);
+  const nodes = Object.keys(deps)
+    .filter((k) => k.startsWith('types-node-'))
+    .map((alias) => ({ alias, version: versionOf(alias) }))
+    .sort(byVersion);
+  const out = [];
+  for (const ts of typescripts) {
+    for (const node of nodes) {
+      // @types/node as the only type root, as a user's node_modules/@types/node.
+      const typeRoot = path.join(app, 'types', node.alias);
+      if (!fs.existsSync(typeRoot)) {
+        fs.mkdirSync(typeRoot, { recursive: true });
+        fs.symlinkSync(path.join(modules, node.alias), path.join(typeRoot, 'node'), 'junction');
+      }
+      for (const mode of MODES) {
+        const label = `TypeScript ${ts.version} × @types/node ${node.version} × ${mode.name}`;
+        if (only && !only.test(label)) continue;
+        const tsconfig = path.join(app, `tsconfig.${ts.alias}.${node.alias}.${mode.name}.json`);
+        const compilerOptions = {
+          strict: true,
+          noEmit: true,
+          target: 'es2022',
+          module: mode.module,
+          moduleResolution: mode.moduleResolution,
+          skipLibCheck: false,
+          typeRoots: [path.relative(app, typeRoot)],
+          types: ['node'],
+        };
+        fs.writeFileSync(tsconfig, JSON.stringify({ compilerOptions, files: mode.files }, null, 2));
+        out.push({ ts, node, mode, label, tsconfig });
+      }
+    }
+  }
+  return out;
+}
+
+function check(cell, app) {
+  const tsc = path.join(modules, cell.ts.alias, 'bin', 'tsc');
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [tsc, '-p', cell.tsconfig, '--pretty', 'false'], { cwd: app });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', (e) => (output += `${e.message}\n`));
+    child.on('close', (code) => {
+      cell.seconds = (Date.now() - started) / 1000;
+      cell.output = output.trim();
+      cell.code = code;
+      // Which consumer files have errors: .cts is CJS, .mts and .ts ESM, the rest both.
+      const failed = new Set();
+      if (code !== 0) {
+        const errors = output.split('\n').filter((l) => /error TS\d+/.test(l));
+        if (errors.length === 0) failed.add('cjs').add('esm');
+        for (const line of errors) {
+          const file = /^(.*?)\(\d+,\d+\): error/.exec(line)?.[1] ?? '';
+          if (!file.includes('node_modules') && file.endsWith('.cts')) failed.add('cjs');
+          else if (!file.includes('node_modules') && /\.m?ts$/.test(file)) failed.add('esm');
+          else failed.add('cjs').add('esm');
+        }
+      }
+      cell.failed = failed;
+      resolve();
+    });
+  });
+}
+
+async function main() {
+  const options = args();
+  const started = Date.now();
+  const installed = install();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-types-matrix-'));
+  try {
+    const { app, from } = consumer(dir, options.tarball);
+    const list = cells(app, options.only);
+    if (list.length === 0) throw new Error(`no cell matches ${options.only}`);
+    console.log(
+      `${installed ? 'installed the matrix (npm ci), ' : ''}${from}; ${list.length} tsc runs, ${options.jobs} at a time, skipLibCheck: false`,
+    );
+    const queue = list.slice();
+    await Promise.all(
+      Array.from({ length: options.jobs }, async () => {
+        while (queue.length > 0) await check(queue.shift(), app);
+      }),
+    );
+
+    // The table: a row per TypeScript × @types/node, a column per module setting and format.
+    const rows = new Map();
+    for (const cell of list) {
+      const key = `${cell.ts.version}\t${cell.node.version}`;
+      if (!rows.has(key)) rows.set(key, { ts: cell.ts.version, node: cell.node.version, modes: {}, seconds: 0 });
+      rows.get(key).modes[cell.mode.name] = cell;
+      rows.get(key).seconds += cell.seconds;
+    }
+    const header = ['TypeScript', '@types/node', ...COLUMNS.map(([m, f]) => `${m} ${f}`), 'tsc s'];
+    const table = [header];
+    for (const row of rows.values()) {
+      table.push([
+        row.ts,
+        row.node,
+        ...COLUMNS.map(([m, f]) => (row.modes[m] ? (row.modes[m].failed.has(f) ? 'FAIL' : 'ok') : '-')),
+        row.seconds.toFixed(1),
+      ]);
+    }
+    const widths = header.map((_, i) => Math.max(...table.map((r) => r[i].length)));
+    for (const r of table) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+
+    const failures = list.filter((c) => c.code !== 0);
+    for (const cell of failures) {
+      console.error(`\n-- ${cell.label}: tsc -p ${path.basename(cell.tsconfig)} exited with ${cell.code}`);
+      console.error(cell.output.split(dir).join('<tmp>'));
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (failures.length > 0) {
+      console.error(`\n${failures.length} of ${list.length} tsc runs failed (${seconds} s)`);
+      process.exitCode = 1;
+    } else {
+      console.log(`all ${list.length} tsc runs passed (${seconds} s)`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e.stack || e.message);
+  process.exit(1);
+});
