@@ -389,7 +389,9 @@ function write(value, key, gap, indent) {
     if (value.length === 0) return '[]';
     let out = '[';
     for (let k = 0; k < value.length; k++) {
-      const item = write(value[k], String(k), gap, inner);
+      const v = value[k];
+      // Numbers inline: arrays of them are the long ones (coordinates, typed arrays).
+      const item = typeof v === 'number' ? (Number.isFinite(v) ? (Object.is(v, -0) ? '-0' : String(v)) : 'null') : write(v, String(k), gap, inner);
       out += (k === 0 ? open : comma) + (item === undefined ? 'null' : item);
     }
     return `${out + close}]`;
