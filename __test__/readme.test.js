@@ -8,6 +8,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const table = require('../benchmark/readme-table');
 const docLinks = require('../scripts/doc-links');
@@ -45,4 +46,12 @@ test("the README's two commands for a newcomer are the ones package.json runs", 
   assert.match(readme, /^npm test\b/m);
   assert.equal(typeof pkg.scripts.demo, 'string');
   assert.equal(pkg.scripts.test, 'node scripts/check.js');
+});
+
+test('a plain npm pack at the root is refused, since it would leave out the platform packages', () => {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const r = spawnSync(npm, ['pack', '--dry-run'], { cwd: ROOT, encoding: 'utf8', shell: process.platform === 'win32' });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /refusing `npm pack` from the repository root: its package\.json has no optionalDependencies/);
+  assert.match(r.stderr, /npm run pack:packages/);
 });
