@@ -18,6 +18,12 @@
 // (its package-lock.json), only when that lock changed since the last install. Prints one
 // line per TypeScript × @types/node, a column per module setting, and exits 1 with the tsc
 // output of every failing cell.
+//
+// The consumer lives in tests/typescript/matrix/node_modules/.cache/types-matrix, and each
+// cell is an incremental program (tsc's .tsbuildinfo, --noEmit): a run after the first
+// checks again only what changed (shorn's declarations, the consumer), not @types/node's
+// and Fastify's, which a new lock wipes with node_modules. --no-cache, or another run
+// holding the folder, checks in a temporary folder from scratch.
 
 const { spawn, spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -48,13 +54,14 @@ const COLUMNS = [
 ];
 
 function args() {
-  const out = { jobs: Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)), only: null, tarball: null };
+  const out = { jobs: Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)), only: null, tarball: null, cache: true };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--jobs') out.jobs = Number(argv[++i]);
     else if (argv[i] === '--only') out.only = new RegExp(argv[++i]);
     else if (argv[i] === '--package') out.tarball = path.resolve(argv[++i]);
-    else throw new Error(`unknown argument ${argv[i]} (--jobs N, --only REGEXP, --package TGZ)`);
+    else if (argv[i] === '--no-cache') out.cache = false;
+    else throw new Error(`unknown argument ${argv[i]} (--jobs N, --only REGEXP, --package TGZ, --no-cache)`);
   }
   return out;
 }
@@ -82,21 +89,57 @@ function versionOf(alias) {
   return JSON.parse(fs.readFileSync(path.join(modules, alias, 'package.json'), 'utf8')).version;
 }
 
-// The package as a user gets it: `npm pack` of the repository (no lifecycle scripts: the
-// types need no build), unpacked as node_modules/shorn of the consumer.
-function consumer(dir, given) {
+// The cached consumer folder, if no other run holds it (a lock folder with its pid).
+function cacheFolder() {
+  const dir = path.join(modules, '.cache', 'types-matrix');
+  const lock = `${dir}.lock`;
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.mkdirSync(lock);
+      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      fs.mkdirSync(dir, { recursive: true });
+      return { dir, release: () => fs.rmSync(lock, { recursive: true, force: true }) };
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      let pid = 0;
+      try {
+        pid = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
+      } catch {}
+      // No pid yet: another run is taking the lock right now (or died doing it long ago).
+      if (pid ? alive(pid) : Date.now() - fs.statSync(lock).mtimeMs < 60000) return null;
+      fs.rmSync(lock, { recursive: true, force: true }); // left by a run that died
+    }
+  }
+  return null;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+// The package as a user gets it: `npm pack` of the repository into `tmp` (no lifecycle
+// scripts: the types need no build), unpacked as node_modules/shorn of the consumer in `dir`.
+function consumer(dir, tmp, given) {
   let tarball = given;
   let from = given ? path.basename(given) : null;
   if (!given) {
-    const packed = JSON.parse(run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: root }));
-    tarball = path.join(dir, packed[0].filename);
+    const packed = JSON.parse(run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp, '--loglevel=error'], { cwd: root }));
+    tarball = path.join(tmp, packed[0].filename);
     from = `packed shorn (${packed[0].files.length} files)`;
   }
   const app = path.join(dir, 'app');
   const shorn = path.join(app, 'node_modules', 'shorn');
+  fs.rmSync(shorn, { recursive: true, force: true });
   fs.mkdirSync(shorn, { recursive: true });
   run('tar', ['-xzf', tarball, '-C', shorn, '--strip-components=1']);
-  fs.symlinkSync(path.join(modules, 'fastify'), path.join(app, 'node_modules', 'fastify'), 'junction');
+  const fastify = path.join(app, 'node_modules', 'fastify');
+  if (!fs.existsSync(fastify)) fs.symlinkSync(path.join(modules, 'fastify'), fastify, 'junction');
   fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'shorn-types-consumer', private: true }, null, 2));
   const src = path.join(matrix, 'consumer');
   for (const [name, as] of [
@@ -111,7 +154,7 @@ function consumer(dir, given) {
   return { app, from };
 }
 
-function cells(app, only) {
+function cells(app, only, cache) {
   const deps = JSON.parse(fs.readFileSync(path.join(matrix, 'package.json'), 'utf8')).dependencies;
   const byVersion = (a, b) => a.version.localeCompare(b.version, 'en', { numeric: true });
   const typescripts = Object.keys(deps)
@@ -144,6 +187,7 @@ function cells(app, only) {
           skipLibCheck: false,
           typeRoots: [path.relative(app, typeRoot)],
           types: ['node'],
+          ...(cache ? { incremental: true, tsBuildInfoFile: `./tsbuildinfo/${ts.alias}.${node.alias}.${mode.name}.tsbuildinfo` } : {}),
         };
         fs.writeFileSync(tsconfig, JSON.stringify({ compilerOptions, files: mode.files }, null, 2));
         out.push({ ts, node, mode, label, tsconfig });
@@ -188,13 +232,15 @@ async function main() {
   const options = args();
   const started = Date.now();
   const installed = install();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-types-matrix-'));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-types-matrix-'));
+  const cached = options.cache ? cacheFolder() : null;
+  const dir = cached ? cached.dir : tmp;
   try {
-    const { app, from } = consumer(dir, options.tarball);
-    const list = cells(app, options.only);
+    const { app, from } = consumer(dir, tmp, options.tarball);
+    const list = cells(app, options.only, cached !== null);
     if (list.length === 0) throw new Error(`no cell matches ${options.only}`);
     console.log(
-      `${installed ? 'installed the matrix (npm ci), ' : ''}${from}; ${list.length} tsc runs, ${options.jobs} at a time, skipLibCheck: false`,
+      `${installed ? 'installed the matrix (npm ci), ' : ''}${from}; ${list.length} tsc runs, ${options.jobs} at a time, skipLibCheck: false, ${cached ? 'incremental' : 'from scratch'}`,
     );
     const queue = list.slice();
     await Promise.all(
@@ -227,7 +273,7 @@ async function main() {
     const failures = list.filter((c) => c.code !== 0);
     for (const cell of failures) {
       console.error(`\n-- ${cell.label}: tsc -p ${path.basename(cell.tsconfig)} exited with ${cell.code}`);
-      console.error(cell.output.split(dir).join('<tmp>'));
+      console.error(cell.output.split(app).join('<consumer>'));
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (failures.length > 0) {
@@ -237,7 +283,8 @@ async function main() {
       console.log(`all ${list.length} tsc runs passed (${seconds} s)`);
     }
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    cached?.release();
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 
