@@ -210,15 +210,17 @@ function check(cell, app) {
       cell.seconds = (Date.now() - started) / 1000;
       cell.output = output.trim();
       cell.code = code;
-      // Which consumer files have errors: .cts is CJS, .mts and .ts ESM, the rest both.
+      // Which side an error is on: a .cts or .d.cts file is CommonJS, a .mts or .d.mts file
+      // (and anything in the bundler cell) an ES module; an error in a .ts or .d.ts file,
+      // or none that tsc places, counts against both.
       const failed = new Set();
       if (code !== 0) {
         const errors = output.split('\n').filter((l) => /error TS\d+/.test(l));
         if (errors.length === 0) failed.add('cjs').add('esm');
         for (const line of errors) {
           const file = /^(.*?)\(\d+,\d+\): error/.exec(line)?.[1] ?? '';
-          if (!file.includes('node_modules') && file.endsWith('.cts')) failed.add('cjs');
-          else if (!file.includes('node_modules') && /\.m?ts$/.test(file)) failed.add('esm');
+          if (cell.mode.name === 'bundler' || file.endsWith('.mts')) failed.add('esm');
+          else if (file.endsWith('.cts')) failed.add('cjs');
           else failed.add('cjs').add('esm');
         }
       }
