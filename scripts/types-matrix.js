@@ -6,9 +6,9 @@
 // with skipLibCheck off. Each cell type-checks a small consumer
 // (tests/typescript/matrix/consumer) that imports `shorn`, `shorn/http`, `shorn/fastify`
 // and `shorn/express` from the package as `npm pack` makes it (its "files" and "exports"),
-// installed in a temporary folder next to Fastify.
+// unpacked as node_modules/shorn of the consumer, next to Fastify.
 //
-//   node scripts/types-matrix.js [--jobs N] [--only REGEXP] [--package TGZ]
+//   node scripts/types-matrix.js [--jobs N] [--only REGEXP] [--package TGZ] [--no-cache]
 //
 // --only runs the cells whose label ("TypeScript 5.9.3 × @types/node 24.19.4 × nodenext")
 // matches; --package checks that tarball (a published shorn, or one changed by hand to see
@@ -23,7 +23,9 @@
 // cell is an incremental program (tsc's .tsbuildinfo, --noEmit): a run after the first
 // checks again only what changed (shorn's declarations, the consumer), not @types/node's
 // and Fastify's, which a new lock wipes with node_modules. --no-cache, or another run
-// holding the folder, checks in a temporary folder from scratch.
+// holding the folder, checks in a temporary folder from scratch. On 2 busy cores: ~4
+// minutes from scratch (36 runs; TypeScript 5.x takes ~10 s of CPU a run, 7.0 ~2 s), ~35 s
+// after that.
 
 const { spawn, spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -36,9 +38,8 @@ const matrix = path.join(root, 'tests', 'typescript', 'matrix');
 const modules = path.join(matrix, 'node_modules');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-// The module settings. node16 and nodenext check a .cts and a .mts file in one program; an
-// error in a .cts file fails the CJS column, in a .mts file the ESM one, anywhere else
-// (a declaration file) both.
+// The module settings. node16 and nodenext check CommonJS (.cts) and ES module (.mts) files
+// in one program, whose errors check() sorts into the two columns.
 const MODES = [
   { name: 'node16', module: 'node16', moduleResolution: 'node16', files: ['core.cts', 'core.mts', 'subpaths.cts', 'subpaths.mts'] },
   { name: 'nodenext', module: 'nodenext', moduleResolution: 'nodenext', files: ['core.cts', 'core.mts', 'subpaths.cts', 'subpaths.mts'] },
