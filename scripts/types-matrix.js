@@ -22,8 +22,8 @@
 // The consumer lives in tests/typescript/matrix/node_modules/.cache/types-matrix, and each
 // cell is an incremental program (tsc's .tsbuildinfo, --noEmit): a run after the first
 // checks again only what changed (shorn's declarations, the consumer), not @types/node's
-// and Fastify's, which a new lock wipes with node_modules. --no-cache, or another run
-// holding the folder, checks in a temporary folder from scratch. On 2 busy cores: ~4
+// and Fastify's, which a new lock wipes with node_modules. --no-cache checks in a
+// temporary folder from scratch. A second run in the same checkout waits for the first. On 2 busy cores: ~4
 // minutes from scratch (36 runs; TypeScript 5.x takes ~10 s of CPU a run, 7.0 ~2 s), ~35 s
 // after that.
 
@@ -90,29 +90,39 @@ function versionOf(alias) {
   return JSON.parse(fs.readFileSync(path.join(modules, alias, 'package.json'), 'utf8')).version;
 }
 
-// The cached consumer folder, if no other run holds it (a lock folder with its pid).
-function cacheFolder() {
-  const dir = path.join(modules, '.cache', 'types-matrix');
-  const lock = `${dir}.lock`;
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
+// One run at a time per checkout (the second waits): a run installs node_modules, and the
+// consumer folder and its .tsbuildinfo files are shared. The lock is a folder with the pid
+// of its holder; one left by a run that died is taken over.
+function lock() {
+  const dir = path.join(matrix, '.lock');
+  let told = false;
+  for (;;) {
     try {
-      fs.mkdirSync(lock);
-      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
-      fs.mkdirSync(dir, { recursive: true });
-      return { dir, release: () => fs.rmSync(lock, { recursive: true, force: true }) };
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
+      return () => fs.rmSync(dir, { recursive: true, force: true });
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
-      let pid = 0;
-      try {
-        pid = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
-      } catch {}
-      // No pid yet: another run is taking the lock right now (or died doing it long ago).
-      if (pid ? alive(pid) : Date.now() - fs.statSync(lock).mtimeMs < 60000) return null;
-      fs.rmSync(lock, { recursive: true, force: true }); // left by a run that died
     }
+    let pid = 0;
+    try {
+      pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
+    } catch {}
+    let age = 0;
+    try {
+      age = Date.now() - fs.statSync(dir).mtimeMs;
+    } catch {
+      continue; // released meanwhile
+    }
+    // No pid yet: another run is taking the lock right now (or died doing it long ago).
+    if (pid ? !alive(pid) : age > 60000) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      continue;
+    }
+    if (!told) console.log(`waiting for the types-matrix run holding ${path.relative(root, dir)} (pid ${pid || '?'})`);
+    told = true;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
   }
-  return null;
 }
 
 function alive(pid) {
@@ -135,6 +145,7 @@ function consumer(dir, tmp, given) {
     from = `packed shorn (${packed[0].files.length} files)`;
   }
   const app = path.join(dir, 'app');
+  fs.mkdirSync(app, { recursive: true });
   const shorn = path.join(app, 'node_modules', 'shorn');
   fs.rmSync(shorn, { recursive: true, force: true });
   fs.mkdirSync(shorn, { recursive: true });
@@ -234,16 +245,16 @@ function check(cell, app) {
 async function main() {
   const options = args();
   const started = Date.now();
-  const installed = install();
+  const release = lock();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-types-matrix-'));
-  const cached = options.cache ? cacheFolder() : null;
-  const dir = cached ? cached.dir : tmp;
   try {
+    const installed = install();
+    const dir = options.cache ? path.join(modules, '.cache', 'types-matrix') : tmp;
     const { app, from } = consumer(dir, tmp, options.tarball);
-    const list = cells(app, options.only, cached !== null);
+    const list = cells(app, options.only, options.cache);
     if (list.length === 0) throw new Error(`no cell matches ${options.only}`);
     console.log(
-      `${installed ? 'installed the matrix (npm ci), ' : ''}${from}; ${list.length} tsc runs, ${options.jobs} at a time, skipLibCheck: false, ${cached ? 'incremental' : 'from scratch'}`,
+      `${installed ? 'installed the matrix (npm ci), ' : ''}${from}; ${list.length} tsc runs, ${options.jobs} at a time, skipLibCheck: false, ${options.cache ? 'incremental' : 'from scratch'}`,
     );
     const queue = list.slice();
     await Promise.all(
@@ -286,7 +297,7 @@ async function main() {
       console.log(`all ${list.length} tsc runs passed (${seconds} s)`);
     }
   } finally {
-    cached?.release();
+    release();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
