@@ -1,7 +1,7 @@
 'use strict';
 // Every check, locally and in CI (`npm test`): the pinned tools (scripts/tools.js), Rust
 // formatting and lints, the Rust tests, a fresh build of the addon, the TypeScript
-// declarations, the JS tests on Node 20 (this node), 22 and 24, then the platform packages
+// declarations (and their matrix of TypeScript and @types/node versions), the JS tests on Node 20 (this node), 22 and 24, then the platform packages
 // (tests/package/platforms.test.js: all seven binaries built and checked, linux-arm64-gnu run
 // under qemu) and the packaging test (tests/package/package.test.js), which run once and try
 // the installed package on the Node versions they need themselves.
@@ -22,6 +22,10 @@ const steps = [
   ['typescript', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript')]],
   ['typescript (zod)', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript', 'tsconfig.zod.json')]],
   ['typescript (@types/node 24)', process.execPath, [tsc, '-p', path.join(root, 'tests', 'typescript', 'tsconfig.node24.json')]],
+  // The packed package's declarations as users compile them: TypeScript 5.7, 5.9 and 7.0 x
+  // @types/node 20, 22, 24 and 26 x node16, nodenext and bundler, skipLibCheck off
+  // (scripts/types-matrix.js installs its own pinned tools).
+  ['types matrix', process.execPath, [path.join(__dirname, 'types-matrix.js')]],
   // Files, not the folder: Node 22+ reads `--test` arguments as globs, Node 20 as paths.
   // The addon built once against Node 20's headers loads on all three (Node-API 9).
   [`node --test (Node ${process.versions.node})`, process.execPath, ['--test', ...testFiles()]],
