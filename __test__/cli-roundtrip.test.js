@@ -14,12 +14,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
-const { shorn, ROOT } = require('./helpers');
+const { shorn, ROOT, cliRunner } = require('./helpers');
 const { CORPORA } = require('../benchmark/corpora');
 
 const { t } = shorn;
-const BIN = path.join(ROOT, 'bin', 'shorn.js');
 const DATA = path.join(ROOT, 'benchmark', 'data');
 
 let dir;
@@ -29,28 +27,11 @@ before(() => {
 after(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** Runs `shorn ...args`; `input` goes to stdin. stdout is a Buffer, `out` its text. */
-function shornCli(args, { input } = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { input: input ?? '', cwd: dir, maxBuffer: 256 * 1024 * 1024 });
-  assert.equal(r.error, undefined, r.error && r.error.message);
-  return { status: r.status, stdout: r.stdout, out: r.stdout.toString(), stderr: r.stderr.toString() };
-}
-
-function ok(args, options) {
-  const r = shornCli(args, options);
-  assert.equal(r.status, 0, `shorn ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return r;
-}
+// `shorn ...args` in `dir` (helpers.js, cliRunner).
+const { shornCli, ok, file } = cliRunner(() => dir);
 
 function sameBytes(actual, expected, message) {
   assert.ok(Buffer.from(actual).equals(Buffer.from(expected)), message ?? `${Buffer.from(actual).toString('hex')} != ${Buffer.from(expected).toString('hex')}`);
-}
-
-function file(name, content) {
-  const f = path.join(dir, name);
-  fs.writeFileSync(f, content);
-  return f;
 }
 
 // ---- an exact JSON reader -----------------------------------------------------------------

@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
-const { shorn, golden, fromHex, ROOT } = require('./helpers');
+const { shorn, golden, fromHex, ROOT, cliRunner } = require('./helpers');
 const { CORPORA, corpus, loadCorpus } = require('../benchmark/corpora');
 const { TYPES } = require('../lib/types');
 const { inspectBytes, render } = require('../lib/cli/inspect');
@@ -28,27 +28,10 @@ before(() => {
 after(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
+// `shorn ...args` in `dir` (helpers.js, cliRunner).
+const { shornCli, ok, file } = cliRunner(() => dir);
 
 /** Runs `shorn ...args`; `input` goes to stdin. stdout is a Buffer, stderr a string. */
-function shornCli(args, { input, cwd } = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { input: input ?? '', cwd: cwd ?? dir, maxBuffer: 64 * 1024 * 1024 });
-  assert.equal(r.error, undefined, r.error && r.error.message);
-  return { status: r.status, stdout: r.stdout, out: r.stdout.toString(), stderr: r.stderr.toString() };
-}
-
-/** Runs a command that must succeed; returns its stdout as text. */
-function ok(args, options) {
-  const r = shornCli(args, options);
-  assert.equal(r.status, 0, `shorn ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return r;
-}
-
-function file(name, content) {
-  const f = path.join(dir, name);
-  fs.writeFileSync(f, content);
-  return f;
-}
-
 describe('help and usage', () => {
   test('shorn --help lists every command, the exit codes and examples', () => {
     const { out } = ok(['--help']);

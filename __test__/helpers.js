@@ -375,7 +375,35 @@ function mulberry32(seed) {
   };
 }
 
+/**
+ * The `shorn` command (bin/shorn.js) run in child processes, in the folder `dir()` gives
+ * (a test file's temporary folder): `shornCli(args, { input, cwd, node })` gives `{ status,
+ * stdout (a Buffer), out (its text), stderr }` (`node`: options for node itself), `ok` the
+ * same for a command that must succeed, and `file(name, content)` writes a file there and
+ * gives its path.
+ */
+function cliRunner(dir) {
+  const bin = path.join(ROOT, 'bin', 'shorn.js');
+  function shornCli(args, { input, cwd, node = [] } = {}) {
+    const r = spawnSync(process.execPath, [...node, bin, ...args], { input: input ?? '', cwd: cwd ?? dir(), maxBuffer: 256 * 1024 * 1024 });
+    assert.equal(r.error, undefined, r.error && r.error.message);
+    return { status: r.status, stdout: r.stdout, out: r.stdout.toString(), stderr: r.stderr.toString() };
+  }
+  function ok(args, options) {
+    const r = shornCli(args, options);
+    assert.equal(r.status, 0, `shorn ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return r;
+  }
+  function file(name, content) {
+    const f = path.join(dir(), name);
+    fs.writeFileSync(f, content);
+    return f;
+  }
+  return { shornCli, ok, file };
+}
+
 module.exports = {
+  cliRunner,
   mulberry32,
   shorn,
   golden,

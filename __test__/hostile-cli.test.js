@@ -12,7 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const ts = require('typescript');
-const { shorn, ROOT } = require('./helpers');
+const { shorn, ROOT, cliRunner } = require('./helpers');
 const { toSource } = require('../lib/cli/source');
 const { infer } = require('../lib/cli/infer');
 
@@ -29,25 +29,8 @@ before(() => {
 after(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** Runs `shorn ...args` in `dir`; `node` are options for node itself. */
-function shornCli(args, { input, node = [] } = {}) {
-  const r = spawnSync(process.execPath, [...node, BIN, ...args], { input: input ?? '', cwd: dir, maxBuffer: 256 * 1024 * 1024 });
-  assert.equal(r.error, undefined, r.error && r.error.message);
-  return { status: r.status, stdout: r.stdout, out: r.stdout.toString(), stderr: r.stderr.toString() };
-}
-
-function ok(args, options) {
-  const r = shornCli(args, options);
-  assert.equal(r.status, 0, `shorn ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return r;
-}
-
-function file(name, content) {
-  const f = path.join(dir, name);
-  fs.writeFileSync(f, content);
-  return f;
-}
+// `shorn ...args` in `dir` (helpers.js, cliRunner).
+const { shornCli, ok, file } = cliRunner(() => dir);
 
 /** An error as the CLI must report a library error: exit `status`, one line (and a hint), no stack. */
 function assertCleanError(r, status, pattern) {
