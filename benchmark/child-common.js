@@ -23,4 +23,22 @@ function printResult(cell, measure) {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-module.exports = { step, printResult };
+// Ops per second of `run` over `ms` milliseconds, after `ms / 2` of warm-up (the children
+// of constructs.js and recursion.js).
+function opsPerSecond(run, ms) {
+  const { performance } = require('node:perf_hooks');
+  const until = (end) => {
+    let n = 0;
+    while (performance.now() < end) {
+      run();
+      n++;
+    }
+    return n;
+  };
+  until(performance.now() + ms / 2);
+  const start = performance.now();
+  const n = until(start + ms);
+  return (n * 1000) / (performance.now() - start);
+}
+
+module.exports = { step, printResult, opsPerSecond };

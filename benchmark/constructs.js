@@ -13,8 +13,9 @@
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { parseArgs, isDeepStrictEqual } = require('node:util');
-const { performance } = require('node:perf_hooks');
 const { median } = require('./stats');
+const { opsPerSecond } = require('./child-common');
+const { threadSchemas, threadValue } = require('./recursion');
 
 const ROOT = path.join(__dirname, '..');
 const ITEMS = 200;
@@ -35,9 +36,9 @@ function base(k) {
 const CONSTRUCTS = {
   recursive: {
     what: 'a comment thread: t.recursive against five levels unrolled',
-    plain: (t) => t.array(thread(t, 4)),
-    with: (t) => t.array(t.recursive('C', (self) => comment(t, t.array(self)))),
-    value: () => threadValue(),
+    plain: (t) => threadSchemas(t).unrolled,
+    with: (t) => threadSchemas(t).recursive,
+    value: () => threadValue(12, false),
   },
   union: {
     what: 'score: t.union([t.float64(), t.string()]) against t.float64()',
@@ -142,30 +143,6 @@ const CONSTRUCTS = {
   },
 };
 
-function comment(t, replies) {
-  return t.object({ id: t.uint32(), author: t.string(), text: t.string(), score: t.int32(), replies });
-}
-
-// `levels` levels of comments below the root, written out; the last level's replies are
-// always empty.
-function thread(t, levels) {
-  let level = comment(t, t.array(t.uint8()));
-  for (let k = 0; k < levels; k++) level = comment(t, t.array(level));
-  return level;
-}
-
-function threadValue() {
-  let id = 0;
-  const make = (depth) => ({
-    id: id++,
-    author: `user${id % 37}`,
-    text: `comment ${id}`,
-    score: ((id * 7919) % 200) - 100,
-    replies: depth === 4 ? [] : [make(depth + 1), make(depth + 1)],
-  });
-  return Array.from({ length: 12 }, () => make(0));
-}
-
 // One measurement: ops/s of `form` ('plain' or 'with') of `name`, for `op`.
 function child(name, form, op, ms) {
   const { t, compile } = require(ROOT);
@@ -188,18 +165,7 @@ function child(name, form, op, ms) {
     if (!isDeepStrictEqual(decode(bytes), value)) throw new Error(`${name} ${form}: the round trip changed the value`);
   }
   const run = op === 'encode' ? () => codec.encode(value) : () => decode(bytes);
-  const until = (end) => {
-    let n = 0;
-    while (performance.now() < end) {
-      run();
-      n++;
-    }
-    return n;
-  };
-  until(performance.now() + ms / 2);
-  const start = performance.now();
-  const n = until(start + ms);
-  return { opsPerSec: (n * 1000) / (performance.now() - start), bytes: bytes.length };
+  return { opsPerSec: opsPerSecond(run, ms), bytes: bytes.length };
 }
 
 /** Runs the matrix; returns its markdown. */

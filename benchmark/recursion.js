@@ -11,6 +11,8 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { isDeepStrictEqual } = require('node:util');
 const { parseArgs } = require('node:util');
+const { median } = require('./stats');
+const { opsPerSecond } = require('./child-common');
 
 const ROOT = path.join(__dirname, '..');
 
@@ -37,17 +39,18 @@ function threadSchemas(t) {
   return { recursive, unrolled: t.array(level) };
 }
 
-// 60 roots, each with replies 4 levels deep (2 replies a level, the last level none).
-function threadValue() {
+// `roots` roots, each with replies 4 levels deep (2 replies a level, the last level none);
+// `lorem`: longer texts.
+function threadValue(roots = 60, lorem = true) {
   let id = 0;
   const make = (depth) => ({
     id: id++,
     author: `user${id % 37}`,
-    text: `comment ${id}: ${'lorem ipsum '.repeat(1 + (id % 4))}`,
+    text: lorem ? `comment ${id}: ${'lorem ipsum '.repeat(1 + (id % 4))}` : `comment ${id}`,
     score: (id * 7919) % 200 - 100,
     replies: depth === 4 ? [] : [make(depth + 1), make(depth + 1)],
   });
-  return Array.from({ length: 60 }, () => make(0));
+  return Array.from({ length: roots }, () => make(0));
 }
 
 function cases() {
@@ -70,23 +73,7 @@ function child(name, form, op, ms) {
   const bytes = codec.encode(c.value);
   if (!isDeepStrictEqual(codec.decode(bytes), c.value)) throw new Error(`${name} ${form}: the round trip changed the value`);
   const run = op === 'encode' ? () => codec.encode(c.value).length : () => codec.decode(bytes);
-  const until = (end) => {
-    let n = 0;
-    while (performance.now() < end) {
-      run();
-      n++;
-    }
-    return n;
-  };
-  until(performance.now() + ms / 2);
-  const start = performance.now();
-  const n = until(start + ms);
-  return { opsPerSec: (n * 1000) / (performance.now() - start), bytes: bytes.length };
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
+  return { opsPerSec: opsPerSecond(run, ms), bytes: bytes.length };
 }
 
 function main() {
@@ -120,4 +107,4 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { cases, recursiveTwitter };
+module.exports = { cases, recursiveTwitter, threadSchemas, threadValue };
