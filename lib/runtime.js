@@ -857,6 +857,36 @@ function repeatedKey(offset, path) {
   });
 }
 
+// The UTF-8 length of well-formed string `x`.
+const utf8Length = (x) => Buffer.byteLength(x, 'utf8');
+
+// The key table of a codec's decodes (src/types/json.rs, KeyIds): the record keys and
+// json object keys of the message being read, by id: each key's string, and whether it
+// has to be defined rather than assigned (`own`: Object.prototype has it); and the
+// shapes of its json objects, by id (lib/types/json.js). A key slot on the tape is an id,
+// -1 (a key not kept) or -2 - id (a new key), both then the key's text. A message's
+// first new key has id 0: the table starts again there, so it needs no other sign of
+// where a message begins (a batch of frames holds many).
+function keyTable(m) {
+  return m.keys$ ?? (m.keys$ = { names: [], own: [], shapes: [], hashes: [], builders: [] });
+}
+
+// Keeps `key` (`own` as above), whose key slot was `slot` (-2 - id), in key table `K`.
+function keepKey(K, slot, key, own) {
+  const id = -2 - slot;
+  if (id === 0) {
+    K.names.length = 0;
+    K.own.length = 0;
+    K.shapes.length = 0;
+    K.hashes.length = 0;
+    K.builders.length = 0;
+  }
+  // Cannot happen while JS reads every key slot the native decode wrote, in order.
+  if (id !== K.names.length) throw new Error(`shorn: internal error: key ${id} of a table of ${K.names.length}`);
+  K.names.push(key);
+  K.own.push(own);
+}
+
 // Adds an own data property whatever the name, `__proto__` included.
 function defineOwn(o, key, value) {
   Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
@@ -868,6 +898,9 @@ const frameDecoders = new WeakMap();
 
 module.exports = {
   ObjectPrototype,
+  utf8Length,
+  keyTable,
+  keepKey,
   NewArray,
   frameDecoders,
   tooDeep,

@@ -607,7 +607,12 @@ fn decode_entries(
     let mut set = KeySet::new(keys);
     for i in 0..count {
         let start = d.r.offset();
-        decode_block(d, p, pc + 1, key_end).map_err(|err| entry_path(err, keys, i, 0))?;
+        if keys == Keys::Record {
+            // A record's key is a plain string: an id in the message's key table.
+            json::record_key(d)?;
+        } else {
+            decode_block(d, p, pc + 1, key_end).map_err(|err| entry_path(err, keys, i, 0))?;
+        }
         let key = d.r.since(start);
         if check {
             set.check(key, start)

@@ -527,6 +527,8 @@ struct Unmarshal<'a> {
     text: Texts,
     input: &'a [u8],
     defs: &'a [Def],
+    /// The key table of the message being read (`key`).
+    keys: Vec<String>,
 }
 
 impl<'a> Unmarshal<'a> {
@@ -537,6 +539,7 @@ impl<'a> Unmarshal<'a> {
             text,
             input,
             defs,
+            keys: Vec::new(),
         }
     }
 
@@ -604,7 +607,7 @@ impl<'a> Unmarshal<'a> {
                 let count = self.next() as usize;
                 let mut members = Vec::with_capacity(count);
                 for _ in 0..count {
-                    let k = self.string();
+                    let k = self.key();
                     members.push((k, self.node(values)));
                 }
                 Value::Object(members)
@@ -627,13 +630,33 @@ impl<'a> Unmarshal<'a> {
                 let defs = self.defs;
                 self.node(&defs[*id as usize].node)
             }
-            Node::Json => self.json(&mut Vec::new()),
+            Node::Json => self.json(),
             _ => Value::Number(self.next()),
         }
     }
 
-    /// A json value; `keys`: its object keys so far, by id (src/types/json.rs).
-    fn json(&mut self, keys: &mut Vec<String>) -> Value {
+    /// A record's or a json object's key: a key id, or a key not kept (-1) or a new key
+    /// (-2 - id) then its text slot (src/types/json.rs). A message's first new key has id
+    /// 0, where the table starts again.
+    fn key(&mut self) -> String {
+        let id = self.next();
+        if id >= 0.0 {
+            return self.keys[id as usize].clone();
+        }
+        let k = self.string();
+        if id != -1.0 {
+            let id = (-2.0 - id) as usize;
+            if id == 0 {
+                self.keys.clear();
+            }
+            assert_eq!(id, self.keys.len(), "new keys are numbered in order");
+            self.keys.push(k.clone());
+        }
+        k
+    }
+
+    /// A json value (src/types/json.rs).
+    fn json(&mut self) -> Value {
         match self.next() as u32 {
             0 => Value::Null,
             1 => Value::Bool(false),
@@ -642,7 +665,7 @@ impl<'a> Unmarshal<'a> {
             4 => Value::String(self.string()),
             5 => {
                 let n = self.next() as usize;
-                Value::Array((0..n).map(|_| self.json(keys)).collect())
+                Value::Array((0..n).map(|_| self.json()).collect())
             }
             _ => {
                 let n = self.next() as usize;
@@ -652,17 +675,8 @@ impl<'a> Unmarshal<'a> {
                 }
                 let mut members = Vec::with_capacity(n);
                 for _ in 0..n {
-                    let id = self.next();
-                    let k = if id >= 0.0 {
-                        keys[id as usize].clone()
-                    } else {
-                        let k = self.string();
-                        if id == -1.0 {
-                            keys.push(k.clone());
-                        }
-                        k
-                    };
-                    members.push((k, self.json(keys)));
+                    let k = self.key();
+                    members.push((k, self.json()));
                 }
                 Value::Object(members)
             }

@@ -5,8 +5,8 @@
 // function, a cycle) is ERR_SHORN_INVALID with its path. Tape, both ways, one token per
 // value: 0 null, 1 false, 2 true, 3 number + the number, 4 string + its length (text
 // with the strings), 5 array + count + items, 6 object + count + (key, value)*. A key is
-// its length on encode; on decode a key id: a key met before in this json value (kept
-// in `keys` here), or -1, a new key (kept under the next id), or -2, one not kept, both
+// its length on encode; on decode a key slot: the id of a key met before in the message
+// (in its key table, rt.keyTable), or -1, a key not kept, or -2 - id, a new key, both
 // then the key's text slot (src/types/json.rs, KeyIds). On decode an object of 4 to 64
 // members has a shape slot after its count: a shape met before, built by `builder`; the
 // first object of a shape (its id and the hash of its keys); or -1.
@@ -92,12 +92,257 @@ function put(c, x) {
   }
 }
 
-// The keys of one json value met so far, by id: the string, and whether it has to be
-// defined rather than assigned (`own`); and its objects' shapes so far, by id: each its
-// key ids and their hash, then the function that builds an object of them (`builder`),
-// once one is used.
-function newKeys() {
-  return { names: [], own: [], shapes: [], hashes: [], builders: [] };
+// The encode of a json value by JS, in its bytes on the wire (docs/FORMAT.md, "json"),
+// written straight into the tape after a RAW token and the byte count, 8 bytes a slot
+// (src/types/json.rs, `RAW`): the native side copies them, with no token per value, no
+// text to join and no UTF-16 to transcode. A value it cannot write (not JSON, deeper
+// than maxDepth, a lone surrogate) makes it give up (FAIL): the tape is put back and
+// `put` marshals the value token by token, so the native side and `put` alone report
+// errors, with the same messages and paths as ever. `put` also runs where issues are
+// collected (`check`), and for an encode started while one is under way (a getter's).
+// docs/DESIGN.md, "`t.json()` and records", has the measurements.
+const FAIL = -1;
+const BUSY = -2;
+const SAFE = Number.MAX_SAFE_INTEGER;
+// The tape being written, as bytes (U) and for floats (DV): views made again only when
+// the tape changes (rt.view does the same for 64-bit integers).
+const J = { T: null, viewOf: null, U: null, DV: null, o: 0, end: 0, depth: 0, max: 0, grow: null, busy: false };
+const textEncoder = new TextEncoder();
+
+// Writes json value `x` at slot `i` of tape `T` (depth: the levels it is in), growing the
+// tape with `grow(T, need)`; returns the slot after it, or FAIL. Either way the tape is
+// `J.T` after, which the caller takes: a grown tape is the one the native side reads.
+// Returns BUSY, and leaves J alone, when another write is under way (a getter's encode).
+function write(x, T, i, depth, max, grow) {
+  // An encode from a getter of the value being written: J is the outer write's.
+  if (J.busy) return BUSY;
+  J.busy = true;
+  J.grow = grow;
+  J.depth = depth;
+  J.max = max;
+  let ok = FAIL;
+  try {
+    tape(T, i + 2);
+    ok = bytes(x);
+  } finally {
+    J.grow = null;
+    J.busy = false;
+  }
+  if (ok === FAIL) return FAIL;
+  const n = J.o - (i + 2) * 8;
+  T = J.T;
+  T[i] = 7;
+  T[i + 1] = n;
+  return i + 2 + Math.ceil(n / 8);
+}
+
+// `write` for an encoder (`put` of the type: codecs without generated code, hand-offs).
+function putBytes(c, x) {
+  if (c.issues !== null) return put(c, x);
+  const end = write(x, c.T, c.i, c.depth, c.m.maxDepth, (T, need) => {
+    c.T = T;
+    return c.grow(need);
+  });
+  if (end !== BUSY) c.T = J.T;
+  if (end < 0) put(c, x);
+  else c.i = end;
+}
+
+// Generated code writes a json value with `write`, as the encoder's `put` (`putBytes`).
+const WRITER = {
+  write,
+  get T() {
+    return J.T;
+  },
+};
+
+// Writes from slot `slot` of tape `T` on.
+function tape(T, slot) {
+  J.T = T;
+  if (J.viewOf !== T) {
+    J.viewOf = T;
+    J.U = new Uint8Array(T.buffer, T.byteOffset, T.byteLength);
+    J.DV = new DataView(T.buffer, T.byteOffset, T.byteLength);
+  }
+  J.o = slot * 8;
+  J.end = J.U.length;
+}
+
+// Room for `n` more bytes (the tape grows, as an encoder's does, keeping what is written).
+function need(n) {
+  if (J.o + n <= J.end) return;
+  const o = J.o;
+  tape(J.grow(J.T, Math.ceil((o + n) / 8) + 1), 0);
+  J.o = o;
+}
+
+function varint(n) {
+  const U = J.U;
+  let o = J.o;
+  while (n > 127) {
+    U[o++] = (n & 127) | 128;
+    n >>>= 7;
+  }
+  U[o++] = n;
+  J.o = o;
+}
+
+// Bytes of varint `n` (a count or length, below 2^32).
+const varintBytes = (n) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
+
+// A string: a value (`tagged`: its type byte and length in one byte, or 05 and a varint
+// length) or a key (a varint length), then its UTF-8.
+function str(x, tagged) {
+  const n = x.length;
+  if (n < 64) {
+    need(1 + n);
+    const U = J.U;
+    const o = J.o;
+    let p = o + 1;
+    let k = 0;
+    for (; k < n; k++) {
+      const ch = x.charCodeAt(k);
+      if (ch >= 0x80) break;
+      U[p++] = ch;
+    }
+    if (k === n) {
+      U[o] = tagged ? 0x80 | n : n;
+      J.o = p;
+      return 0;
+    }
+  }
+  // Not ASCII, or long: its exact UTF-8 length first, so the length goes in place.
+  if (!x.isWellFormed()) return FAIL;
+  const len = n < 64 ? utf8Length(x) : rt.utf8Length(x);
+  need(6 + len);
+  if (!tagged) varint(len);
+  else if (len < 64) J.U[J.o++] = 0x80 | len;
+  else {
+    J.U[J.o++] = 0x05;
+    varint(len);
+  }
+  if (n < 64) utf8(x);
+  else J.o += textEncoder.encodeInto(x, J.U.subarray(J.o, J.o + len)).written;
+  return 0;
+}
+
+// The UTF-8 length of well-formed `x`.
+function utf8Length(x) {
+  let len = 0;
+  for (let k = 0; k < x.length; k++) {
+    const ch = x.charCodeAt(k);
+    if (ch < 0x80) len += 1;
+    else if (ch < 0x800) len += 2;
+    else if (ch >= 0xd800 && ch <= 0xdbff) {
+      len += 4;
+      k++;
+    } else len += 3;
+  }
+  return len;
+}
+
+// Writes well-formed `x` as UTF-8.
+function utf8(x) {
+  const U = J.U;
+  let o = J.o;
+  for (let k = 0; k < x.length; k++) {
+    let ch = x.charCodeAt(k);
+    if (ch < 0x80) U[o++] = ch;
+    else if (ch < 0x800) {
+      U[o++] = 0xc0 | (ch >> 6);
+      U[o++] = 0x80 | (ch & 63);
+    } else if (ch >= 0xd800 && ch <= 0xdbff) {
+      ch = 0x10000 + ((ch - 0xd800) << 10) + (x.charCodeAt(++k) - 0xdc00);
+      U[o++] = 0xf0 | (ch >> 18);
+      U[o++] = 0x80 | ((ch >> 12) & 63);
+      U[o++] = 0x80 | ((ch >> 6) & 63);
+      U[o++] = 0x80 | (ch & 63);
+    } else {
+      U[o++] = 0xe0 | (ch >> 12);
+      U[o++] = 0x80 | ((ch >> 6) & 63);
+      U[o++] = 0x80 | (ch & 63);
+    }
+  }
+  J.o = o;
+}
+
+function num(x) {
+  if (Number.isInteger(x) && x <= SAFE && x >= -SAFE && !(x === 0 && 1 / x < 0)) {
+    need(11);
+    if (x >= 0 && x <= 63) {
+      J.U[J.o++] = 0x40 | x;
+      return 0;
+    }
+    J.U[J.o++] = 0x04;
+    if ((x | 0) === x) {
+      varint(((x << 1) ^ (x >> 31)) >>> 0);
+      return 0;
+    }
+    // Zigzag beyond 32 bits, exact in a double for magnitudes up to 2^52; larger ones
+    // (rare) go token by token (`put`).
+    if (x > 2 ** 52 || x < -(2 ** 52)) return FAIL;
+    let z = x < 0 ? -2 * x - 1 : 2 * x;
+    const U = J.U;
+    let o = J.o;
+    while (z > 127) {
+      U[o++] = (z % 128) | 128;
+      z = Math.floor(z / 128);
+    }
+    U[o++] = z;
+    J.o = o;
+    return 0;
+  }
+  if (!Number.isFinite(x)) return FAIL;
+  need(9);
+  J.U[J.o++] = 0x03;
+  J.DV.setFloat64(J.o, x, true);
+  J.o += 8;
+  return 0;
+}
+
+// A count in the type byte (`short` | n, below 32) or after `long`.
+function count(n, short, long) {
+  need(6);
+  if (n < 32) J.U[J.o++] = short | n;
+  else {
+    J.U[J.o++] = long;
+    varint(n);
+  }
+}
+
+function bytes(x) {
+  // An if per kind: a switch on typeof cost a call of V8's Typeof per value.
+  if (typeof x === 'string') return str(x, true);
+  if (typeof x === 'number') return num(x);
+  if (typeof x === 'boolean') {
+    need(1);
+    J.U[J.o++] = x ? 2 : 1;
+    return 0;
+  }
+  if (typeof x !== 'object') return FAIL;
+  if (x === null) {
+    need(1);
+    J.U[J.o++] = 0;
+    return 0;
+  }
+  if (J.depth >= J.max) return FAIL;
+  J.depth++;
+  if (Array.isArray(x)) {
+    const n = x.length;
+    count(n, 0xc0, 0x06);
+    for (let k = 0; k < n; k++) if (bytes(x[k]) === FAIL) return FAIL;
+  } else {
+    if (!rt.isPlainObject(x)) return FAIL;
+    const keys = Object.keys(x);
+    const n = keys.length;
+    count(n, 0xe0, 0x07);
+    for (let k = 0; k < n; k++) {
+      const key = keys[k];
+      if (str(key, false) === FAIL || bytes(x[key]) === FAIL) return FAIL;
+    }
+  }
+  J.depth--;
+  return 0;
 }
 
 // Builders of objects by their keys, shared by every json value of codecs that generate
@@ -187,6 +432,7 @@ function members(c, keys, n, ids) {
     const id = T[c.i++];
     let key;
     let own;
+    let kept = id;
     if (id >= 0) {
       key = keys.names[id];
       own = keys.own[id];
@@ -197,12 +443,12 @@ function members(c, keys, n, ids) {
       // does. No user code runs while a value is built, so the answer holds for the
       // whole value.
       own = key in rt.ObjectPrototype;
-      if (id === -1) {
-        keys.names.push(key);
-        keys.own.push(own);
+      if (id !== -1) {
+        kept = -2 - id;
+        rt.keepKey(keys, id, key, own);
       }
     }
-    if (ids !== null) ids.push(id >= 0 ? id : keys.names.length - 1);
+    if (ids !== null) ids.push(kept);
     const v = take(c, keys);
     if (own) rt.defineOwn(o, key, v);
     else o[key] = v;
@@ -215,10 +461,15 @@ function members(c, keys, n, ids) {
 function shaped(c, keys, n, shape) {
   if (shape <= -2) {
     // The shape's id and the hash of its keys (src/types/json.rs, `KeyIds::shape`).
+    // Kept once the object is read: its first key may be the message's first (id 0),
+    // which starts the table again.
     const d = -2 - shape;
     const id = d % MAX_SHAPES;
+    const ids = [];
+    const o = members(c, keys, n, ids);
+    keys.shapes[id] = ids;
     keys.hashes[id] = (d - id) / MAX_SHAPES;
-    return members(c, keys, n, (keys.shapes[id] = []));
+    return o;
   }
   const b = keys.builders[shape] ?? builder(keys, shape);
   return b !== null ? b(c, keys, take) : members(c, keys, n, null);
@@ -233,13 +484,23 @@ module.exports = [
     variable: true,
     emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
     emitPut(g, d, x, path, room) {
+      // Written by JS in its bytes (`write`); a value it gives up on is handed off.
+      const w = g.constant(WRITER);
+      const end = g.fresh('e');
+      g.enc.push(
+        `const ${end} = ${w}.write(${x}, T, i, ${g.split ? 'W.d' : '0'}, G.maxDepth, rt.grow);`,
+        `if (${end} !== ${BUSY} && ${w}.T !== T) { T = ${w}.T; ${g.info.uses64 ? "TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');" : ''} }`,
+        `if (${end} >= 0) i = ${end};`,
+        'else {',
+      );
       g.handOffPut(d, x, path);
+      g.enc.push('}');
       g.room(room);
     },
     emitTake: (g, d) => g.handOffTake(d),
     test: (d, x, c) => isJson(x, c),
-    put: (c, d, x) => put(c, x),
-    take: (c) => take(c, newKeys()),
+    put: (c, d, x) => putBytes(c, x),
+    take: (c) => take(c, rt.keyTable(c.m)),
     // Copies both ways (issue 37, finding 2): a default's value in a descriptor is the
     // user's object no longer, and each decode of a default gets its own, so what a caller
     // does with a decoded value changes neither the next decode nor the schema.

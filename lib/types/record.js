@@ -3,7 +3,8 @@
 // (src/types/record.rs): a varint count, then each key (a string) and its value, in
 // Object.keys order. Decode builds an ordinary object with every key an own data
 // property, `__proto__` included, as JSON.parse does. Tape: one slot, the count; then per
-// entry the key's length (its text travels with the strings) and the value's slots.
+// entry the key (on encode its length, its text travels with the strings; on decode a key
+// slot of the message's key table, rt.keyTable) and the value's slots.
 
 //
 // Constraints (docs/FORMAT.md, "record"): `maxEntries`, checked before any entry.
@@ -60,12 +61,25 @@ module.exports = [
       const n = g.fresh('n');
       const k = g.fresh('k');
       const o = g.fresh('r');
+      const K = g.fresh('K');
+      const id = g.fresh('id');
       const key = g.fresh('key');
-      g.dec.push(`const ${n} = T[i++];`, `const ${o} = ${g.construct([], [])};`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${key} = ${g.text()};`);
+      const own = g.fresh('own');
+      // Each key is a key slot (rt.keyTable): a key met before in the message is made once.
+      g.dec.push(
+        `const ${n} = T[i++];`,
+        `const ${o} = ${g.construct([], [])};`,
+        `const ${K} = rt.keyTable(G);`,
+        `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
+        `const ${id} = T[i++];`,
+        `let ${key}, ${own};`,
+        `if (${id} >= 0) { ${key} = ${K}.names[${id}]; ${own} = ${K}.own[${id}]; }`,
+        `else { ${key} = ${g.text()}; ${own} = ${key} in rt.ObjectPrototype; if (${id} !== -1) rt.keepKey(${K}, ${id}, ${key}, ${own}); }`,
+      );
       const v = g.take(d.values);
       // A key Object.prototype has (`__proto__`, or one a polluted prototype gained) is
       // defined, not assigned: assigning would reach its setter, as JSON.parse never does.
-      g.dec.push(`if (${key} in rt.ObjectPrototype) rt.defineOwn(${o}, ${key}, ${v}); else ${o}[${key}] = ${v};`, '}');
+      g.dec.push(`if (${own}) rt.defineOwn(${o}, ${key}, ${v}); else ${o}[${key}] = ${v};`, '}');
       return o;
     },
     test: (d, x, c) => rt.isPlainObject(x) && within(Object.keys(x).length, undefined, d.maxEntries) && Object.keys(x).every((k) => c.test(d.values, x[k])),
@@ -98,10 +112,20 @@ module.exports = [
     take(c, d) {
       const n = c.T[c.i++];
       const o = {};
+      const K = rt.keyTable(c.m);
       for (let k = 0; k < n; k++) {
-        const key = c.text();
+        const id = c.T[c.i++];
+        let key, own;
+        if (id >= 0) {
+          key = K.names[id];
+          own = K.own[id];
+        } else {
+          key = c.text();
+          own = key in rt.ObjectPrototype;
+          if (id !== -1) rt.keepKey(K, id, key, own);
+        }
         const v = c.take(d.values);
-        if (key in rt.ObjectPrototype) rt.defineOwn(o, key, v);
+        if (own) rt.defineOwn(o, key, v);
         else o[key] = v;
       }
       return o;

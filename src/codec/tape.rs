@@ -106,6 +106,29 @@ impl<'a> TapeIn<'a> {
         }
     }
 
+    /// The next `len` bytes JS wrote into the tape itself, packed 8 to a slot from the
+    /// next slot on (a json value JS encoded: src/types/json.rs, `RAW`).
+    #[inline]
+    pub fn raw(&mut self, len: usize) -> Result<&'a [u8]> {
+        let slots = len.div_ceil(8);
+        let end = self
+            .slot
+            .checked_add(slots)
+            .ok_or_else(|| self.mismatch())?;
+        let tape: &'a [f64] = self.input.tape;
+        match tape.get(self.slot..end) {
+            Some(s) => {
+                self.slot = end;
+                // SAFETY: `s` is `slots` initialised f64s, 8 bytes each, borrowed for 'a
+                // like the tape; every byte pattern is a valid u8, and u8 needs no alignment.
+                let bytes =
+                    unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), slots * 8) };
+                Ok(&bytes[..len])
+            }
+            None => Err(self.mismatch()),
+        }
+    }
+
     /// The next byte or typed array, which must have elements of `elem`.
     #[inline]
     pub fn blob(&mut self, elem: Elem) -> Result<&'a [u8]> {

@@ -21,10 +21,11 @@
 //! number), 4 string (then its length in UTF-16 units; the text follows in the message's
 //! text), 5 array (then the count, then the items), 6 object (then the count, then per
 //! member its key and its value). On encode a key is its length in units; on decode it is
-//! a key id first (`KeyIds`): the id of a key met before in this json value, or -1 (a new
-//! key, which takes the next id) or -2 (a key not kept), each then the key's text slot.
-//! JS keeps each new key's string (and whether Object.prototype has it) under its id, so
-//! a key that repeats is made once per value, not once per object: a string made per
+//! a key id first (`KeyIds`): the id of a key met before in this message's json values,
+//! or -1 (a key not kept) or -2 - id (a new key, which takes the next id), each of these
+//! two then the key's text slot. JS keeps each new key's string (and whether
+//! Object.prototype has it) under its id, so a key that repeats is made once per message,
+//! not once per object (nor per item of an array of `t.json()`): a string made per
 //! member cost V8 a string-table lookup on every store (twitter through `t.json()`: ~30%
 //! of its decode).
 //!
@@ -48,7 +49,7 @@ use crate::program::Keys;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// The keys of one json value met so far on decode (their bytes on the wire, length
+/// The keys of one message's json values met so far on decode (their bytes on the wire, length
 /// included), with their ids. At most `MAX_KEY_IDS` keys of at most `MAX_KEY_BYTES` bytes
 /// are kept, so a message of distinct or long keys costs bounded work (and a key set
 /// flooded with hash collisions at most that many comparisons per key). A kept key also
@@ -57,10 +58,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 #[derive(Default)]
 pub struct KeyIds<'a> {
     keys: HashMap<&'a [u8], Kept, BuildHasherDefault<FxHasher>>,
-    /// Objects of this json value so far: the serial number of the current one (a u64:
+    /// Objects of this message's json values so far: the serial number of the current one (a u64:
     /// each object takes a byte of the input, which may be 4 GiB).
     objects: u64,
-    /// The shapes of this json value's objects so far (their key ids in order), with
+    /// The shapes of this message's objects so far (their key ids in order), with
     /// their shape ids and where the object that defined each ends on the tape: at most
     /// `MAX_SHAPES`, each of `MIN_SHAPE_KEYS` to `MAX_SHAPE_KEYS` kept keys.
     shapes: HashMap<Vec<u32>, (u32, usize), BuildHasherDefault<FxHasher>>,
@@ -84,16 +85,6 @@ struct Kept {
 }
 
 impl KeyIds<'_> {
-    pub fn clear(&mut self) {
-        self.keys.clear();
-        self.objects = 0;
-        self.shapes.clear();
-        self.ids.clear();
-        self.names.clear();
-        self.marks.clear();
-        self.undo.clear();
-    }
-
     /// Marks kept key `id` as a key of object `serial`; false if it already is one.
     #[inline]
     fn mark(&mut self, id: u32, serial: u64) -> bool {
@@ -146,11 +137,49 @@ impl KeyIds<'_> {
     }
 }
 
+/// A record's key (`engine::decode_entries`), as a json object's key is on the tape: its
+/// id in the message's key table (shared with its json values), or a new key's or a key
+/// not kept's slot then its text slot. Its order and repeats are the record's `KeySet`'s.
+pub fn record_key(d: &mut Decoding) -> Result<()> {
+    let start = d.r.offset();
+    let (bytes, at) = super::string::take(d)?;
+    let key = d.r.since(start);
+    let table = d.json_keys.get_or_insert_with(Default::default);
+    if let Some(kept) = table.keys.get(key) {
+        d.out.push(kept.id as f64);
+        return Ok(());
+    }
+    // Read (and so validated) first, as every string is, before it is kept.
+    let slot = d.text.push_str(bytes, at)?;
+    let table = d.json_keys.get_or_insert_with(Default::default);
+    let next = table.keys.len();
+    if next < MAX_KEY_IDS && key.len() <= MAX_KEY_BYTES {
+        let id = next as u32;
+        table.names.push(key);
+        // No json object is open: a record's value is read after its key.
+        table.marks.push(0);
+        table.keys.insert(
+            key,
+            Kept {
+                id,
+                index: array_index(bytes),
+            },
+        );
+        d.out.push(NEW_KEY - id as f64);
+    } else {
+        d.out.push(OTHER_KEY);
+    }
+    d.out.push(slot);
+    Ok(())
+}
+
 const MAX_KEY_IDS: usize = 256;
 const MAX_KEY_BYTES: usize = 64;
-/// Key id slots: a new key, which takes the next id; a key not kept.
-const NEW_KEY: f64 = -1.0;
-const OTHER_KEY: f64 = -2.0;
+/// Key id slots: a key not kept; a new key, which takes the next id, is `NEW_KEY - id`.
+/// A message's table starts empty, so its first kept key is `NEW_KEY - 0`: JS starts its
+/// own table again there, and needs no other sign of where a message begins.
+const OTHER_KEY: f64 = -1.0;
+const NEW_KEY: f64 = -2.0;
 
 const MAX_SHAPES: usize = 256;
 /// Bits of a shape's hash: with a shape id below 256, a shape slot stays an exact f64.
@@ -196,6 +225,9 @@ const NUMBER: f64 = 3.0;
 const STRING: f64 = 4.0;
 const ARRAY: f64 = 5.0;
 const OBJECT: f64 = 6.0;
+/// On encode only: a value JS wrote itself, in the form above: its byte count, then the
+/// bytes, packed 8 to a slot (`TapeIn::raw`).
+const RAW: f64 = 7.0;
 
 /// Strings shorter than this many bytes, and arrays and objects of fewer than
 /// `SHORT_COUNT` items, carry their length in the type byte.
@@ -231,6 +263,11 @@ pub fn encode(e: &mut Encoding) -> Result<()> {
         }
     } else if token == STRING {
         string(e, true)?;
+    } else if token == RAW {
+        // A value JS wrote in its bytes on the wire (lib/types/json.js, `putBytes`).
+        let len = e.t.count(u32::MAX)?;
+        let bytes = e.t.raw(len as usize)?;
+        e.w.bytes(bytes);
     } else if token == ARRAY || token == OBJECT {
         let count = e.t.count(u32::MAX)?;
         let base = if token == ARRAY { 0xc0 } else { 0xe0 };
@@ -276,10 +313,11 @@ fn string(e: &mut Encoding, value: bool) -> Result<()> {
 }
 
 pub fn decode(d: &mut Decoding) -> Result<()> {
-    // Key ids are per json value: JS keeps its strings in the value's own table. The
-    // table goes back to `d` for the message's next json value, which reuses its memory.
+    // Key ids and shapes are per message: every json value of the message (the items of
+    // an array of `t.json()`, say) shares one table, and JS keeps its strings and shapes
+    // in one table of its own. The table goes back to `d` for the message's next json
+    // value; each message (each `Decoding`) starts with none.
     let mut table = d.json_keys.take().unwrap_or_default();
-    table.clear();
     let result = value(d, &mut table);
     d.json_keys = Some(table);
     result
@@ -422,7 +460,7 @@ fn value<'a>(d: &mut Decoding<'a, '_>, table: &mut KeyIds<'a>) -> Result<()> {
                             // A new key was in no open object: nothing to put back.
                             table.marks.push(serial);
                             table.keys.insert(key, Kept { id, index });
-                            d.out.push(NEW_KEY);
+                            d.out.push(NEW_KEY - id as f64);
                             if shaped {
                                 table.ids.push(id);
                             }

@@ -617,7 +617,7 @@ pub struct Decoding<'a, 't> {
     /// The tape slot of a string the JS layer refused, which a locating decode stops at
     /// (`engine::locate`); `usize::MAX` otherwise.
     pub stop: usize,
-    /// The object keys of the json value being decoded (`json::KeyIds`), made by the
+    /// The object keys of the message's json values (`json::KeyIds`), made by the
     /// first json value of the message: a table in place cost every decode ~8% of a
     /// person decode's time to set up and drop (2026-12-01).
     pub json_keys: Option<Box<json::KeyIds<'a>>>,

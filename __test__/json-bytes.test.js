@@ -1,0 +1,206 @@
+'use strict';
+// Issue 43: `t.json()` values written by JS in their bytes on the wire (lib/types/json.js,
+// `write`), and the key table a message's records and json values share on decode
+// (rt.keyTable, src/types/json.rs `KeyIds`). The bytes are checked against a reference
+// encoder written from docs/FORMAT.md alone, and every value JS gives up on (a lone
+// surrogate, a value that is not JSON, one too deep) must fail as it always did.
+
+const test = require('node:test');
+const assert = require('node:assert');
+const fc = require('fast-check');
+const { t, compile } = require('..');
+
+// docs/FORMAT.md, "json", byte for byte.
+function reference(x) {
+  const out = [];
+  const varint = (n) => {
+    let v = BigInt(n);
+    while (v > 127n) {
+      out.push(Number(v & 127n) | 128);
+      v >>= 7n;
+    }
+    out.push(Number(v));
+  };
+  const utf8 = (s) => [...Buffer.from(s, 'utf8')];
+  const value = (v) => {
+    if (v === null) out.push(0);
+    else if (v === false) out.push(1);
+    else if (v === true) out.push(2);
+    else if (typeof v === 'number') {
+      if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
+        if (v >= 0 && v <= 63) out.push(0x40 | v);
+        else {
+          out.push(0x04);
+          const b = BigInt(v);
+          varint(b < 0n ? -2n * b - 1n : 2n * b);
+        }
+      } else {
+        const f = Buffer.alloc(8);
+        f.writeDoubleLE(v);
+        out.push(0x03, ...f);
+      }
+    } else if (typeof v === 'string') {
+      const b = utf8(v);
+      if (b.length < 64) out.push(0x80 | b.length);
+      else {
+        out.push(0x05);
+        varint(b.length);
+      }
+      for (const c of b) out.push(c);
+    } else if (Array.isArray(v)) {
+      if (v.length < 32) out.push(0xc0 | v.length);
+      else {
+        out.push(0x06);
+        varint(v.length);
+      }
+      v.forEach(value);
+    } else {
+      const keys = Object.keys(v);
+      if (keys.length < 32) out.push(0xe0 | keys.length);
+      else {
+        out.push(0x07);
+        varint(keys.length);
+      }
+      for (const k of keys) {
+        const b = utf8(k);
+        varint(b.length);
+        for (const c of b) out.push(c);
+        value(v[k]);
+      }
+    }
+  };
+  value(x);
+  return Buffer.from(out);
+}
+
+const hex = (b) => Buffer.from(b).toString('hex');
+// `v` with every object a plain one, as decode makes them (a null-prototype one included).
+const plain = (v) =>
+  Array.isArray(v) ? v.map(plain) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v;
+const codecs = [
+  ['generated', compile(t.json())],
+  ['generic', compile(t.json(), { codegen: false })],
+];
+
+// Numbers at the edges of each form, strings at the edges of each length form and of
+// UTF-8 (2, 3 and 4 byte characters), counts at 31 and 32.
+const EDGES = [
+  0, 63, 64, -1, -64, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 52, -(2 ** 52), 2 ** 52 + 1, -(2 ** 52) - 1,
+  Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, -0, 0.5, -1.5e300, 5e-324,
+  '', 'a'.repeat(63), 'a'.repeat(64), 'é'.repeat(31), 'é'.repeat(32), '€'.repeat(21), '€'.repeat(22), '😀'.repeat(15),
+  '😀'.repeat(16), 'x'.repeat(100000), '€'.repeat(50000), 'a😀b€c'.repeat(500),
+  Array.from({ length: 31 }, (_, k) => k), Array.from({ length: 32 }, (_, k) => k),
+  Object.fromEntries(Array.from({ length: 31 }, (_, k) => [`k${k}`, k])),
+  Object.fromEntries(Array.from({ length: 32 }, (_, k) => [`k${k}`, k])),
+  { ['é'.repeat(70)]: 1, [`${'k'.repeat(200)}`]: [null, true, false] },
+  { 2: 'b', 1: 'a', z: 'z', __proto__: null },
+];
+
+for (const [name, codec] of codecs) {
+  test(`json values at the edges of every form are the reference bytes and round-trip (${name})`, () => {
+    for (const v of EDGES) {
+      const bytes = codec.encode(v);
+      assert.strictEqual(hex(bytes), hex(reference(v)), JSON.stringify(v).slice(0, 80));
+      assert.deepStrictEqual(codec.decode(bytes), plain(v));
+    }
+    // The same, many to a message (the tape grows past its first size while JS writes).
+    const many = Array.from({ length: 50 }, () => EDGES).flat();
+    assert.deepStrictEqual(codec.decode(codec.encode(many)), plain(many));
+  });
+
+  test(`5,000 random JSON values are the reference bytes (${name})`, () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (v) => {
+        assert.strictEqual(hex(codec.encode(v)), hex(reference(v)));
+      }),
+      { numRuns: 5000, seed: 43 },
+    );
+  });
+
+  test(`values JS does not write fail as before, with their paths (${name})`, () => {
+    const cases = [
+      // The native side finds these, at the json value's own path (as it always did).
+      [{ a: [1, { b: '\ud800' }] }, /lone surrogate/i, '$'],
+      [{ a: [1, { b: 'x'.repeat(100) + '\udc00' }] }, /lone surrogate/i, '$'],
+      [{ a: [1, undefined] }, /JSON value/, '$.a[1]'],
+      [{ a: { b: new Date(0) } }, /JSON value/, '$.a.b'],
+      [[1, 2, NaN], /JSON value/, '$[2]'],
+      [{ k: 1n }, /JSON value/, '$.k'],
+    ];
+    for (const [v, message, path] of cases) {
+      assert.throws(() => codec.encode(v), (e) => e.code === 'ERR_SHORN_INVALID' && message.test(e.message) && e.path === path, JSON.stringify(path));
+    }
+    const deep = [];
+    let at = deep;
+    for (let k = 0; k < 200; k++) at = at[0] = [];
+    assert.throws(() => codec.encode(deep), (e) => e.code === 'ERR_SHORN_INVALID' && /maxDepth/.test(e.message));
+    const cyclic = { a: {} };
+    cyclic.a.b = cyclic;
+    assert.throws(() => codec.encode(cyclic), (e) => e.code === 'ERR_SHORN_INVALID' && /cyclic/.test(e.message));
+  });
+}
+
+test('a getter that encodes json while a json value is written gets its own bytes, and the outer value its own', () => {
+  const codec = compile(t.object({ a: t.json(), b: t.json() }));
+  const inner = compile(t.json());
+  let innerBytes = null;
+  const value = {
+    a: {
+      get x() {
+        innerBytes = inner.encode({ deep: ['é', 1.5, 'x'.repeat(300)] });
+        return [1, 2, 3];
+      },
+      y: 'after',
+    },
+    b: { z: 2 ** 40 },
+  };
+  const bytes = codec.encode(value);
+  assert.deepStrictEqual(codec.decode(bytes), { a: { x: [1, 2, 3], y: 'after' }, b: { z: 2 ** 40 } });
+  assert.deepStrictEqual(inner.decode(innerBytes), { deep: ['é', 1.5, 'x'.repeat(300)] });
+});
+
+test('records and json values of one message share its key table; each message and each frame starts its own', () => {
+  const schema = t.object({
+    counts: t.record(t.uint32()),
+    items: t.array(t.json()),
+    more: t.record(t.json()),
+  });
+  const item = (k) => ({ id: k, name: `n${k}`, tags: ['a', 'b'], ok: k % 2 === 0, nested: { id: k, name: 'x', score: 1, deeper: { id: 1, ok: true, name: 'y', tags: [] } } });
+  const messages = [
+    { counts: { id: 1, name: 2, ['__proto__']: 3 }, items: [item(1), item(2), item(3)], more: { id: item(4), other: { name: 'n', id: 5 } } },
+    // Other keys first: ids of the message before would name them wrongly.
+    { counts: { zeta: 1, eta: 2 }, items: [{ zeta: 1, eta: [item(5)] }, item(6)], more: {} },
+    { counts: {}, items: [{}, [], 'x'], more: { ['k'.repeat(65)]: 1, id: { id: { id: 1 } } } },
+    // More keys than a table keeps (256): those past it go by their text.
+    {
+      counts: Object.fromEntries(Array.from({ length: 300 }, (_, k) => [`c${k}`, k])),
+      items: Array.from({ length: 40 }, (_, k) => Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`k${(k * 7 + j) % 300}`, j]))),
+      more: { 1: 1, 0: 0, c1: 'c1' },
+    },
+  ];
+  for (const codegen of [true, false]) {
+    const codec = compile(schema, { codegen });
+    // One at a time, alternating with a codec of other keys.
+    const other = compile(t.record(t.json()), { codegen });
+    for (const m of messages) {
+      assert.deepStrictEqual(codec.decode(codec.encode(m)), m);
+      assert.deepStrictEqual(other.decode(other.encode({ q: { r: 1 }, id: 2 })), { q: { r: 1 }, id: 2 });
+    }
+    // Many to a native call: a batch of frames, one tape.
+    const frames = codec.encodeFrames([...messages, ...messages.slice().reverse()]);
+    assert.deepStrictEqual(codec.decodeFrames(frames), [...messages, ...messages.slice().reverse()]);
+    // `__proto__` stays an own data property, as JSON.parse makes it.
+    const got = codec.decode(codec.encode(messages[0]));
+    assert.ok(Object.hasOwn(got.counts, '__proto__'));
+    assert.strictEqual(Object.getPrototypeOf(got.counts), Object.prototype);
+  }
+});
+
+test('a record whose key repeats one of the message table or an enclosing record is still malformed', () => {
+  const codec = compile(t.record(t.record(t.uint8())));
+  // {"a": {"a": 1}, "a": ...}: written by hand, the encoder never repeats a key.
+  const bytes = Buffer.from([0x02, 0x01, 0x61, 0x01, 0x01, 0x61, 0x01, 0x01, 0x61, 0x00]);
+  assert.throws(() => codec.decode(bytes), (e) => e.code === 'ERR_SHORN_MALFORMED' && /appears twice/.test(e.message));
+  const ok = Buffer.from([0x02, 0x01, 0x61, 0x01, 0x01, 0x61, 0x01, 0x01, 0x62, 0x00]);
+  assert.deepStrictEqual(codec.decode(ok), { a: { a: 1 }, b: {} });
+});
