@@ -27,6 +27,8 @@ class Marshaller {
     this.refs = info.refs;
     this.paths = info.paths;
     this.maxDepth = maxDepth;
+    // The key table of this codec's decodes (rt.keyTable), made at the first key.
+    this.keys$ = null;
     this.caches = new Map();
     // Writer node -> override, when this marshaller decodes another schema's values from
     // this one's bytes (lib/evolve.js); null otherwise.

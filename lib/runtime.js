@@ -857,9 +857,6 @@ function repeatedKey(offset, path) {
   });
 }
 
-// The UTF-8 length of well-formed string `x`.
-const utf8Length = (x) => Buffer.byteLength(x, 'utf8');
-
 // The key table of a codec's decodes (src/types/json.rs, KeyIds): the record keys and
 // json object keys of the message being read, by id: each key's string, and whether it
 // has to be defined rather than assigned (`own`: Object.prototype has it); and the
@@ -898,7 +895,6 @@ const frameDecoders = new WeakMap();
 
 module.exports = {
   ObjectPrototype,
-  utf8Length,
   keyTable,
   keepKey,
   NewArray,

@@ -93,68 +93,117 @@ function put(c, x) {
 }
 
 // The encode of a json value by JS, in its bytes on the wire (docs/FORMAT.md, "json"),
-// written straight into the tape after a RAW token and the byte count, 8 bytes a slot
-// (src/types/json.rs, `RAW`): the native side copies them, with no token per value, no
-// text to join and no UTF-16 to transcode. A value it cannot write (not JSON, deeper
-// than maxDepth, a lone surrogate) makes it give up (FAIL): the tape is put back and
-// `put` marshals the value token by token, so the native side and `put` alone report
-// errors, with the same messages and paths as ever. `put` also runs where issues are
-// collected (`check`), and for an encode started while one is under way (a getter's).
+// written straight into the tape after a RAW token (src/types/json.rs, `raw`), 8 bytes a
+// slot, but for strings of TEXT_MIN units or more, which go in the text as every string
+// does (the native side transcodes them faster than a JS loop, and finds their lone
+// surrogates) with where each goes among the bytes after them: no token per value, and
+// short strings, numbers and counts in their final bytes at once. A value it cannot write
+// (not JSON, deeper than maxDepth) makes it give up (FAIL): the tape and text are put
+// back and `put` marshals the value token by token, so errors come from `put` as ever.
+// `put` also runs where issues are collected (`check`), in a layout of positional
+// strings, and for an encode started while a write is under way (a getter's).
 // docs/DESIGN.md, "`t.json()` and records", has the measurements.
 const FAIL = -1;
 const BUSY = -2;
+// FAIL after text was cut (sent on, so not put back): `put` must throw, or the value
+// changed under the encode (a getter), which is an error of its own.
+const FAIL_CUT = -3;
 const SAFE = Number.MAX_SAFE_INTEGER;
+const TEXT_MIN = 16;
 // The tape being written, as bytes (U) and for floats (DV): views made again only when
-// the tape changes (rt.view does the same for 64-bit integers).
-const J = { T: null, viewOf: null, U: null, DV: null, o: 0, end: 0, depth: 0, max: 0, grow: null, busy: false };
-const textEncoder = new TextEncoder();
+// the tape changes (rt.view does the same for 64-bit integers). `base`: the byte offset of
+// the value's bytes; `texts`: where its strings in the text go and their lengths; `S`:
+// the text; `cut`: whether it was cut meanwhile.
+const J = { T: null, viewOf: null, U: null, DV: null, o: 0, end: 0, base: 0, depth: 0, max: 0, grow: null, scratch: false, S: '', cut: false, texts: [], nt: 0, busy: false, write: null, changed: null };
 
-// Writes json value `x` at slot `i` of tape `T` (depth: the levels it is in), growing the
-// tape with `grow(T, need)`; returns the slot after it, or FAIL. Either way the tape is
-// `J.T` after, which the caller takes: a grown tape is the one the native side reads.
+// Writes json value `x` at slot `i` of tape `T`, text `S` (depth: the levels it is in),
+// growing the tape with `grow(T, need)`; returns the slot after it, or FAIL (FAIL_CUT).
+// Either way the tape is `J.T` after, which the caller takes (a grown tape is the one the
+// native side reads); the text is `J.S`, which the caller takes unless it failed.
 // Returns BUSY, and leaves J alone, when another write is under way (a getter's encode).
-function write(x, T, i, depth, max, grow) {
-  // An encode from a getter of the value being written: J is the outer write's.
+function write(x, T, i, S, depth, max, grow, scratch) {
   if (J.busy) return BUSY;
   J.busy = true;
   J.grow = grow;
+  J.scratch = scratch;
   J.depth = depth;
   J.max = max;
+  J.S = S;
+  J.cut = false;
+  J.nt = 0;
   let ok = FAIL;
   try {
-    tape(T, i + 2);
+    tape(T, i + 3);
+    J.base = J.o;
     ok = bytes(x);
   } finally {
     J.grow = null;
     J.busy = false;
   }
-  if (ok === FAIL) return FAIL;
-  const n = J.o - (i + 2) * 8;
+  if (ok === FAIL) return J.cut ? FAIL_CUT : FAIL;
+  const n = J.o - J.base;
+  const texts = J.texts;
+  const m = J.nt;
+  let end = i + 3 + Math.ceil(n / 8);
+  if (end + m > J.T.length) J.T = grow(J.T, end + m);
   T = J.T;
   T[i] = 7;
   T[i + 1] = n;
-  return i + 2 + Math.ceil(n / 8);
+  T[i + 2] = m / 2;
+  for (let k = 0; k < m; k++) T[end++] = texts[k];
+  return end;
 }
 
 // `write` for an encoder (`put` of the type: codecs without generated code, hand-offs).
 function putBytes(c, x) {
-  if (c.issues !== null) return put(c, x);
-  const end = write(x, c.T, c.i, c.depth, c.m.maxDepth, (T, need) => {
+  if (c.issues !== null || c.strings !== null) return put(c, x);
+  const end = write(x, c.T, c.i, c.S, c.depth, c.m.maxDepth, (T, need) => {
     c.T = T;
     return c.grow(need);
-  });
+  }, c.scratch);
   if (end !== BUSY) c.T = J.T;
-  if (end < 0) put(c, x);
-  else c.i = end;
+  if (end >= 0) {
+    c.i = end;
+    c.S = J.S;
+    return;
+  }
+  put(c, x);
+  if (end === FAIL_CUT) throw changed(c.path());
 }
 
-// Generated code writes a json value with `write`, as the encoder's `put` (`putBytes`).
-const WRITER = {
-  write,
-  get T() {
-    return J.T;
-  },
-};
+// The error of a value that `write` could not write and `put` then could: a getter gave
+// another value the second time (hostile or broken; the text already sent is lost).
+function changed(path) {
+  return new ShornError('ERR_SHORN_INVALID', `${path}: invalid value: the json value changed while it was encoded (a getter gave another value the second time)`, { path });
+}
+
+// Generated code writes a json value with `write` and takes the tape and text from J
+// after, as the encoder's `put` does (`putBytes`).
+J.write = write;
+J.changed = changed;
+
+// A string left in the text (TEXT_MIN and longer), as Encoder.string sends it; where it
+// goes among the bytes, and its length (a key's negated, -1 - length).
+function text(x, tagged) {
+  const n = x.length;
+  J.texts[J.nt++] = J.o - J.base;
+  J.texts[J.nt++] = tagged ? n : -1 - n;
+  if (n >= rt.LONG_STRING && !J.scratch) {
+    rt.longText(J.S, x);
+    J.S = '';
+    J.cut = true;
+  } else {
+    J.S += x;
+    if (J.S.length > rt.TEXT_CHUNK) {
+      if (!J.scratch) {
+        rt.cutText(J.S, Math.floor(J.o / 8));
+        J.cut = true;
+      }
+      J.S = '';
+    }
+  }
+  return 0;
+}
 
 // Writes from slot `slot` of tape `T` on.
 function tape(T, slot) {
@@ -187,72 +236,50 @@ function varint(n) {
   J.o = o;
 }
 
-// Bytes of varint `n` (a count or length, below 2^32).
-const varintBytes = (n) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
-
 // A string: a value (`tagged`: its type byte and length in one byte, or 05 and a varint
-// length) or a key (a varint length), then its UTF-8.
+// length) or a key (a varint length), then its UTF-8. A short ASCII string is written as
+// it is read; another short one is transcoded after room for its longest header (3 bytes
+// a unit), closed up where the header is shorter; a longer one, or one with a lone
+// surrogate, goes in the text (`text`).
 function str(x, tagged) {
   const n = x.length;
-  if (n < 64) {
-    need(1 + n);
-    const U = J.U;
-    const o = J.o;
-    let p = o + 1;
-    let k = 0;
-    for (; k < n; k++) {
-      const ch = x.charCodeAt(k);
-      if (ch >= 0x80) break;
-      U[p++] = ch;
-    }
-    if (k === n) {
-      U[o] = tagged ? 0x80 | n : n;
-      J.o = p;
-      return 0;
-    }
+  if (n >= TEXT_MIN) return text(x, tagged);
+  // Below 16 units: the header is one byte.
+  need(1 + 3 * n);
+  const U = J.U;
+  const o = J.o;
+  let p = o + 1;
+  let k = 0;
+  for (; k < n; k++) {
+    const ch = x.charCodeAt(k);
+    if (ch >= 0x80) break;
+    U[p++] = ch;
   }
-  // Not ASCII, or long: its exact UTF-8 length first, so the length goes in place.
-  if (!x.isWellFormed()) return FAIL;
-  const len = n < 64 ? utf8Length(x) : rt.utf8Length(x);
-  need(6 + len);
-  if (!tagged) varint(len);
-  else if (len < 64) J.U[J.o++] = 0x80 | len;
-  else {
-    J.U[J.o++] = 0x05;
-    varint(len);
+  if (k < n) {
+    p = utf8(x, o + 1);
+    if (p < 0) return text(x, tagged);
   }
-  if (n < 64) utf8(x);
-  else J.o += textEncoder.encodeInto(x, J.U.subarray(J.o, J.o + len)).written;
+  const len = p - o - 1;
+  U[o] = tagged ? 0x80 | len : len;
+  J.o = p;
   return 0;
 }
 
-// The UTF-8 length of well-formed `x`.
-function utf8Length(x) {
-  let len = 0;
-  for (let k = 0; k < x.length; k++) {
-    const ch = x.charCodeAt(k);
-    if (ch < 0x80) len += 1;
-    else if (ch < 0x800) len += 2;
-    else if (ch >= 0xd800 && ch <= 0xdbff) {
-      len += 4;
-      k++;
-    } else len += 3;
-  }
-  return len;
-}
-
-// Writes well-formed `x` as UTF-8.
-function utf8(x) {
+// Writes `x` as UTF-8 at `o`; returns where it ends, or FAIL at a lone surrogate.
+function utf8(x, o) {
   const U = J.U;
-  let o = J.o;
-  for (let k = 0; k < x.length; k++) {
+  const n = x.length;
+  for (let k = 0; k < n; k++) {
     let ch = x.charCodeAt(k);
     if (ch < 0x80) U[o++] = ch;
     else if (ch < 0x800) {
       U[o++] = 0xc0 | (ch >> 6);
       U[o++] = 0x80 | (ch & 63);
-    } else if (ch >= 0xd800 && ch <= 0xdbff) {
-      ch = 0x10000 + ((ch - 0xd800) << 10) + (x.charCodeAt(++k) - 0xdc00);
+    } else if (ch >= 0xd800 && ch <= 0xdfff) {
+      const lo = k + 1 < n ? x.charCodeAt(k + 1) : 0;
+      if (ch > 0xdbff || lo < 0xdc00 || lo > 0xdfff) return FAIL;
+      k++;
+      ch = 0x10000 + ((ch - 0xd800) << 10) + (lo - 0xdc00);
       U[o++] = 0xf0 | (ch >> 18);
       U[o++] = 0x80 | ((ch >> 12) & 63);
       U[o++] = 0x80 | ((ch >> 6) & 63);
@@ -263,7 +290,7 @@ function utf8(x) {
       U[o++] = 0x80 | (ch & 63);
     }
   }
-  J.o = o;
+  return o;
 }
 
 function num(x) {
@@ -278,9 +305,17 @@ function num(x) {
       varint(((x << 1) ^ (x >> 31)) >>> 0);
       return 0;
     }
-    // Zigzag beyond 32 bits, exact in a double for magnitudes up to 2^52; larger ones
-    // (rare) go token by token (`put`).
-    if (x > 2 ** 52 || x < -(2 ** 52)) return FAIL;
+    // Zigzag beyond 32 bits: exact in a double for magnitudes up to 2^52, in a BigInt
+    // beyond (up to 2^53 - 1, whose zigzag needs 54 bits).
+    if (x > 2 ** 52 || x < -(2 ** 52)) {
+      let z = x < 0 ? -2n * BigInt(x) - 1n : 2n * BigInt(x);
+      while (z > 127n) {
+        J.U[J.o++] = Number(z & 127n) | 128;
+        z >>= 7n;
+      }
+      J.U[J.o++] = Number(z);
+      return 0;
+    }
     let z = x < 0 ? -2 * x - 1 : 2 * x;
     const U = J.U;
     let o = J.o;
@@ -485,16 +520,21 @@ module.exports = [
     emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
     emitPut(g, d, x, path, room) {
       // Written by JS in its bytes (`write`); a value it gives up on is handed off.
-      const w = g.constant(WRITER);
+      if (g.layout.positional) {
+        g.handOffPut(d, x, path);
+        g.room(room);
+        return;
+      }
+      const w = g.constant(J);
       const end = g.fresh('e');
       g.enc.push(
-        `const ${end} = ${w}.write(${x}, T, i, ${g.split ? 'W.d' : '0'}, G.maxDepth, rt.grow);`,
+        `const ${end} = ${w}.write(${x}, T, i, S, ${g.split ? 'W.d' : '0'}, G.maxDepth, rt.grow, false);`,
         `if (${end} !== ${BUSY} && ${w}.T !== T) { T = ${w}.T; ${g.info.uses64 ? "TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');" : ''} }`,
-        `if (${end} >= 0) i = ${end};`,
+        `if (${end} >= 0) { i = ${end}; S = ${w}.S; }`,
         'else {',
       );
       g.handOffPut(d, x, path);
-      g.enc.push('}');
+      g.enc.push(`if (${end} === ${FAIL_CUT}) ${g.raise(`${w}.changed(${path.code()})`)}`, '}');
       g.room(room);
     },
     emitTake: (g, d) => g.handOffTake(d),

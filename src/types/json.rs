@@ -225,8 +225,8 @@ const NUMBER: f64 = 3.0;
 const STRING: f64 = 4.0;
 const ARRAY: f64 = 5.0;
 const OBJECT: f64 = 6.0;
-/// On encode only: a value JS wrote itself, in the form above: its byte count, then the
-/// bytes, packed 8 to a slot (`TapeIn::raw`).
+/// On encode only: a value JS wrote itself, in the form above, but for its longer strings,
+/// which it leaves in the text (`raw`).
 const RAW: f64 = 7.0;
 
 /// Strings shorter than this many bytes, and arrays and objects of fewer than
@@ -264,10 +264,7 @@ pub fn encode(e: &mut Encoding) -> Result<()> {
     } else if token == STRING {
         string(e, true)?;
     } else if token == RAW {
-        // A value JS wrote in its bytes on the wire (lib/types/json.js, `putBytes`).
-        let len = e.t.count(u32::MAX)?;
-        let bytes = e.t.raw(len as usize)?;
-        e.w.bytes(bytes);
+        raw(e)?;
     } else if token == ARRAY || token == OBJECT {
         let count = e.t.count(u32::MAX)?;
         let base = if token == ARRAY { 0xc0 } else { 0xe0 };
@@ -291,9 +288,49 @@ pub fn encode(e: &mut Encoding) -> Result<()> {
     Ok(())
 }
 
+/// A value JS wrote in its bytes on the wire (lib/types/json.js, `write`): its byte
+/// count, the count of its strings left in the text, the bytes (`TapeIn::raw`), then per
+/// such string where it goes among the bytes (ascending) and its length in units (a
+/// value's; a key's is `-1 - units`).
+fn raw(e: &mut Encoding) -> Result<()> {
+    let len = e.t.count(u32::MAX)? as usize;
+    let strings = e.t.count(u32::MAX)?;
+    let bytes = e.t.raw(len)?;
+    let mut at = 0;
+    for _ in 0..strings {
+        let to = e.t.count(len as u32)? as usize;
+        if to < at {
+            return Err(e.t.mismatch());
+        }
+        e.w.bytes(&bytes[at..to]);
+        at = to;
+        let units = e.t.slot()?;
+        if units >= 0.0 {
+            let n = units as u32;
+            if n as f64 != units {
+                return Err(e.t.mismatch());
+            }
+            string_of(e, n, true)?;
+        } else {
+            let n = (-1.0 - units) as u32;
+            if n as f64 != -1.0 - units {
+                return Err(e.t.mismatch());
+            }
+            string_of(e, n, false)?;
+        }
+    }
+    e.w.bytes(&bytes[at..]);
+    Ok(())
+}
+
 /// A string from the tape: a value (with its type byte) or a key (a plain string).
 fn string(e: &mut Encoding, value: bool) -> Result<()> {
     let len = e.t.count(u32::MAX)?;
+    string_of(e, len, value)
+}
+
+/// `string` of a string of `len` units.
+fn string_of(e: &mut Encoding, len: u32, value: bool) -> Result<()> {
     let units = e.t.units(len as usize)?;
     if !value {
         return write_string(e.w, units);
