@@ -232,3 +232,21 @@ test('a json value whose getter gives a non-JSON value, then a JSON one, fails e
     assert.deepStrictEqual(codec.decode(codec.encode({ a: { k: ['z'.repeat(50000)] } })), { a: { k: ['z'.repeat(50000)] } });
   }
 });
+
+test('record keys written by JS in their bytes (short ASCII) or in the text (the rest) are the same bytes either way', () => {
+  const keys = ['', 'a', 'id', '0', '10', '__proto__', 'x'.repeat(7), 'x'.repeat(8), 'x'.repeat(9), 'y'.repeat(15), 'y'.repeat(16), 'y'.repeat(17), 'é', 'aé', 'a'.repeat(15) + 'é', '😀', 'k'.repeat(300)];
+  const value = Object.fromEntries(keys.map((k, n) => [k, n]));
+  const generated = compile(t.record(t.uint16()));
+  const generic = compile(t.record(t.uint16()), { codegen: false });
+  const bytes = generated.encode(value);
+  assert.strictEqual(hex(bytes), hex(generic.encode(value)));
+  const got = generated.decode(bytes);
+  assert.deepStrictEqual(Object.keys(got), Object.keys(value));
+  assert.deepStrictEqual({ ...got }, { ...value });
+  // An invalid value is named by its key, short or not.
+  for (const k of ['ab', 'y'.repeat(20), 'é']) {
+    assert.throws(() => generated.encode({ ...value, [k]: -1 }), (e) => e.code === 'ERR_SHORN_INVALID' && e.path === `$${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`, k);
+  }
+  // A lone surrogate in a key is the native side's error, as before.
+  assert.throws(() => generated.encode({ a: 1, ['b\ud800']: 2 }), (e) => e.code === 'ERR_SHORN_INVALID' && /lone surrogate/.test(e.message));
+});

@@ -779,6 +779,17 @@ function view(T, kind) {
   return kind === 'TI' ? viewI64 : viewU64;
 }
 
+// The tape as bytes (a record key's, lib/types/record.js), made again only when it changes.
+let bytesOf = null;
+let tapeU8 = null;
+function tapeBytes(T) {
+  if (bytesOf !== T) {
+    bytesOf = T;
+    tapeU8 = new Uint8Array(T.buffer, T.byteOffset, T.byteLength);
+  }
+  return tapeU8;
+}
+
 // ---- values ----
 
 // Whether every own enumerable key of `x` is in `names`.
@@ -895,6 +906,7 @@ const frameDecoders = new WeakMap();
 
 module.exports = {
   ObjectPrototype,
+  tapeBytes,
   keyTable,
   keepKey,
   NewArray,

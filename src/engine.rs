@@ -66,10 +66,23 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 e.w.varint(count);
                 for i in 0..count {
                     let start = e.w.len();
-                    encode_block(e, p, pc + 1, key_end as usize)
-                        .map_err(|err| entry_path(err, keys, i, 0).at(&step.path))?;
+                    if keys == Keys::Record {
+                        // A record's key is one string step: run without a block.
+                        json::record_key_encode(e)
+                            .map_err(|err| err.at(&p.steps[pc + 1].path).at(&step.path))?;
+                    } else {
+                        encode_block(e, p, pc + 1, key_end as usize)
+                            .map_err(|err| entry_path(err, keys, i, 0).at(&step.path))?;
+                    }
                     let key = start..e.w.len();
-                    encode_block(e, p, key_end as usize, entries_end as usize).map_err(|err| {
+                    let (from, to) = (key_end as usize, entries_end as usize);
+                    // A value of one leaf (a record of numbers) runs it without a block.
+                    let r = if to == from + 1 && is_leaf(p.steps[from].op) {
+                        encode_leaf(e, p.steps[from].op).map_err(|err| err.at(&p.steps[from].path))
+                    } else {
+                        encode_block(e, p, from, to)
+                    };
+                    r.map_err(|err| {
                         match keys {
                             // A record's value is named by its key, as decode names it.
                             Keys::Record => {
@@ -100,7 +113,13 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 let k = k as usize;
                 e.w.varint(k as u32);
                 let t = table as usize;
-                encode_block(e, p, p.tables[t + k] as usize, p.tables[t + k + 1] as usize)?;
+                let (from, to) = (p.tables[t + k] as usize, p.tables[t + k + 1] as usize);
+                // A variant of one leaf (a union of scalars) runs it without a block.
+                if to == from + 1 && is_leaf(p.steps[from].op) {
+                    encode_leaf(e, p.steps[from].op).map_err(|err| err.at(&p.steps[from].path))?;
+                } else {
+                    encode_block(e, p, from, to)?;
+                }
                 pc = p.tables[t + count as usize] as usize;
                 continue;
             }
@@ -120,6 +139,21 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
         pc += 1;
     }
     Ok(())
+}
+
+/// Whether `op` is a leaf: one value, run by `encode_leaf` / `decode_leaf`.
+#[inline]
+fn is_leaf(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::Array { .. }
+            | Op::Entries { .. }
+            | Op::Presence { .. }
+            | Op::Branch { .. }
+            | Op::Call { .. }
+            | Op::Checked { .. }
+            | Op::Count { .. }
+    )
 }
 
 /// The failed item of an array of leaves: its index, the item step (within the item),

@@ -14,6 +14,8 @@ const rt = require('../runtime');
 const { buildCounts, emitCount, within, countViolations } = require('./array');
 
 const UPFRONT = 1 << 20;
+// Record keys of up to this many ASCII characters are written in their bytes on encode.
+const SHORT_KEY = 16;
 
 const entries = (n) => `object (${n} ${n === 1 ? 'entry' : 'entries'})`;
 
@@ -39,7 +41,8 @@ module.exports = [
       const k = g.fresh('k');
       const key = g.fresh('key');
       const y = g.fresh('y');
-      const per = 1 + g.slots(d.values);
+      // A key's slot and the two slots of a short key's bytes, then its value's.
+      const per = 3 + g.slots(d.values);
       g.enc.push(
         `if (!rt.isPlainObject(${x})) ${g.fail(path, shown, x)}`,
         `const ${keys} = Object.keys(${x});`,
@@ -51,7 +54,25 @@ module.exports = [
         `if (i + ${per} > T.length) ${g.grow(`i + ${per}`)}`,
         `const ${key} = ${keys}[${k}];`,
       );
+      // A key of at most SHORT_KEY ASCII characters is written in its bytes, into the
+      // tape (src/types/json.rs, record_key_encode); another goes in the text.
+      const U = g.fresh('U');
+      const o = g.fresh('o');
+      const j = g.fresh('j');
+      const ch = g.fresh('ch');
+      const kn = g.fresh('kn');
+      g.enc.push(
+        `const ${kn} = ${key}.length;`,
+        `let ${j} = -1;`,
+        `if (${kn} <= ${SHORT_KEY}) {`,
+        `const ${U} = rt.tapeBytes(T);`,
+        `const ${o} = (i + 1) * 8;`,
+        `for (${j} = 0; ${j} < ${kn}; ${j}++) { const ${ch} = ${key}.charCodeAt(${j}); if (${ch} >= 128) break; ${U}[${o} + ${j}] = ${ch}; }`,
+        '}',
+        `if (${j} === ${kn}) { T[i] = -1 - ${kn}; i += 1 + ((${kn} + 7) >> 3); } else {`,
+      );
       g.string(key);
+      g.enc.push('}');
       g.enc.push(`const ${y} = ${x}[${key}];`);
       g.put(d.values, y, path.key(key), per);
       g.enc.push('}');

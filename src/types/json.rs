@@ -173,6 +173,29 @@ pub fn record_key(d: &mut Decoding) -> Result<()> {
     Ok(())
 }
 
+/// A record's key on encode (`engine::encode_block`): a length in units, the string in the
+/// text, as a string step takes it; or `-1 - n`, a short key JS wrote itself, its `n` bytes
+/// of UTF-8 packed in the slots after (lib/types/record.js).
+pub fn record_key_encode(e: &mut Encoding) -> Result<()> {
+    let slot = e.t.slot()?;
+    if slot >= 0.0 {
+        let n = slot as u32;
+        if n as f64 != slot {
+            return Err(e.t.mismatch());
+        }
+        let units = e.t.units(n as usize)?;
+        return write_string(e.w, units);
+    }
+    let n = (-1.0 - slot) as u32;
+    if n as f64 != -1.0 - slot {
+        return Err(e.t.mismatch());
+    }
+    let bytes = e.t.raw(n as usize)?;
+    e.w.varint(n);
+    e.w.bytes(bytes);
+    Ok(())
+}
+
 const MAX_KEY_IDS: usize = 256;
 const MAX_KEY_BYTES: usize = 64;
 /// Key id slots: a key not kept; a new key, which takes the next id, is `NEW_KEY - id`.
