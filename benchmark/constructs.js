@@ -95,6 +95,12 @@ const CONSTRUCTS = {
     with: (t) => t.array(t.object({ id: t.uint32(), at: t.tuple([t.float64(), t.float64()]) })),
     value: () => records((k) => ({ id: k, at: [k / 3, -k / 7] })),
   },
+  mixedRecord: {
+    what: 'records of t.record(t.union([t.uint32(), t.string(), t.bool(), t.array(t.string())])) against t.object of the same 5 fields',
+    plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.uint32(), ok: t.bool(), tags: t.array(t.string()) })),
+    with: (t) => t.array(t.record(t.union([t.uint32(), t.string(), t.bool(), t.array(t.string())]))),
+    value: () => records((k) => ({ id: (k * 7919) % 100000, name: `user${k}`, score: k * 3, ok: k % 3 === 0, tags: ['red', `blue${k % 5}`, 'g'] })),
+  },
   json: {
     what: 'each record as t.json() against its schema',
     plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
@@ -143,11 +149,29 @@ const CONSTRUCTS = {
   },
 };
 
-// One measurement: ops/s of `form` ('plain' or 'with') of `name`, for `op`.
+// The constructs that carry their keys and types on the wire (issue 43), also set against
+// the codecs that need no schema, on the same values: msgpackr with records off (which
+// writes keys and types as these do) and JSON bytes (stringify to a Buffer, parse from
+// one).
+const PEERS = ['msgpackr', 'jsonBytes'];
+const SELF_DESCRIBING = ['json', 'record', 'mixedRecord'];
+
+function peerCodec(form) {
+  if (form === 'msgpackr') {
+    const { Packr } = require('msgpackr');
+    const packr = new Packr({ useRecords: false });
+    return { encode: (v) => packr.pack(v), decode: (b) => packr.unpack(b) };
+  }
+  return { encode: (v) => Buffer.from(JSON.stringify(v)), decode: (b) => JSON.parse(b.toString()) };
+}
+
+// One measurement: ops/s of `form` ('plain' or 'with', or a peer of PEERS on the 'with'
+// value) of `name`, for `op`.
 function child(name, form, op, ms) {
   const { t, compile } = require(ROOT);
   const c = CONSTRUCTS[name];
   const value = form === 'plain' ? (c.plainValue || c.value)() : (c.withValue || c.value)();
+  if (PEERS.includes(form) && !SELF_DESCRIBING.includes(name)) throw new Error(`constructs: no peer form for ${name}`);
   let codec;
   let bytes;
   let decode;
@@ -159,7 +183,7 @@ function child(name, form, op, ms) {
     const want = value.map((v) => ({ ...v, tier: 0 }));
     if (!isDeepStrictEqual(decode(bytes), want)) throw new Error('reader: the decoded value is not the writer value with its default');
   } else {
-    codec = compile(form === 'plain' ? c.plain(t) : c.with(t));
+    codec = PEERS.includes(form) ? peerCodec(form) : compile(form === 'plain' ? c.plain(t) : c.with(t));
     bytes = codec.encode(value);
     decode = (b) => codec.decode(b);
     if (!isDeepStrictEqual(decode(bytes), value)) throw new Error(`${name} ${form}: the round trip changed the value`);
@@ -200,6 +224,39 @@ function run(rounds = 3, ms = 300, only = null) {
     }
     lines.push(`| ${name} | ${c.what} | ${cells[0]} | ${cells[1]} |`);
     process.stderr.write(`constructs: ${lines[lines.length - 1]}\n`);
+  }
+  const peers = SELF_DESCRIBING.filter((n) => names.includes(n));
+  if (peers.length > 0) {
+    lines.push(
+      '',
+      `Why ${peers.join(', ')} cannot come within ${CLIFF}x of their plain forms: they carry every key (\`t.json()\` its types too) on the wire, a few bytes a field against none, and decode builds their objects key by key where the plain form's object is one literal of known keys. Their floor is the codecs that carry the same, below.`,
+    );
+    lines.push(
+      '',
+      '## Self-describing constructs against msgpackr and JSON',
+      '',
+      `The 'with' values above, encoded and decoded by shorn with the construct, by msgpackr with records off (keys and types on the wire, as here) and as JSON bytes; µs per message, medians of ${rounds} rounds, one process per measurement, the codecs alternating. Issue 43's floor: shorn at least as fast as both.`,
+      '',
+      '| construct | op | shorn | msgpackr | JSON bytes | shorn / fastest peer, time |',
+      '|---|---|--:|--:|--:|--:|',
+    );
+    for (const name of peers) {
+      for (const op of ['encode', 'decode']) {
+        const forms = ['with', ...PEERS];
+        const got = Object.fromEntries(forms.map((f) => [f, []]));
+        for (let r = 0; r < rounds; r++) {
+          for (const form of r % 2 === 0 ? forms : forms.slice().reverse()) {
+            const out = spawnSync(process.execPath, [__filename, '--child', `${name},${form},${op}`, '--ms', String(ms)], { encoding: 'utf8' });
+            if (out.status !== 0) throw new Error(`constructs: ${name} ${form} ${op}: ${out.stderr}`);
+            got[form].push(JSON.parse(out.stdout).opsPerSec);
+          }
+        }
+        const us = (f) => 1e6 / median(got[f]);
+        const ratio = us('with') / Math.min(...PEERS.map(us));
+        lines.push(`| ${name} | ${op} | ${us('with').toFixed(1)} | ${us('msgpackr').toFixed(1)} | ${us('jsonBytes').toFixed(1)} | ${ratio.toFixed(2)}x${ratio > 1 ? ' **slower**' : ''} |`);
+        process.stderr.write(`constructs: ${lines[lines.length - 1]}\n`);
+      }
+    }
   }
   return `${lines.join('\n')}\n`;
 }

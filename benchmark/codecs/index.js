@@ -7,7 +7,7 @@ const SCHEMALESS = new Set(['json-string', 'json-bytes']);
 const hasSchema = (name) => !SCHEMALESS.has(name);
 
 // Codecs a child can run that no column of run.js's tables has (benchmark/json-mode.js).
-const EXTRA_CODECS = ['shorn-json'];
+const EXTRA_CODECS = ['shorn-json', 'msgpackr-plain'];
 
 function loadAdapter(name) {
   if (!CODEC_NAMES.includes(name) && !EXTRA_CODECS.includes(name)) {

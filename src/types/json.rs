@@ -39,7 +39,7 @@
 //! ~30% of its decode in keyed stores and dictionary inserts).
 
 use super::integer::MAX_SAFE;
-use super::keys::{array_index, key_text, FxHasher, KeySet};
+use super::keys::{array_index, key_text, FxHasher, KeyOrder, KeySet};
 use super::{Decoding, Encoding, Entry, Node};
 use crate::codec::text::write_string;
 use crate::codec::varint::{unzigzag64, zigzag64};
@@ -484,7 +484,8 @@ fn value<'a>(d: &mut Decoding<'a, '_>, table: &mut KeyIds<'a>) -> Result<()> {
                 d.out.push(NO_SHAPE);
             }
             d.enter(offset)?;
-            let mut keys = KeySet::new(Keys::Record);
+            let mut keys = KeyOrder::default();
+            let mut others: Option<KeySet> = None;
             let serial = if object {
                 table.objects += 1;
                 table.objects
@@ -525,7 +526,15 @@ fn value<'a>(d: &mut Decoding<'a, '_>, table: &mut KeyIds<'a>) -> Result<()> {
                                 table.ids.push(id);
                             }
                         } else {
-                            keys.check(key, start)?;
+                            // Ordered with the others; its repeats found among the other
+                            // keys not kept (a kept key is never one of them).
+                            let index = array_index(bytes);
+                            keys.order(index, start)?;
+                            if index.is_none() {
+                                others
+                                    .get_or_insert_with(|| KeySet::new(Keys::Record))
+                                    .distinct(key, start)?;
+                            }
                             d.out.push(OTHER_KEY);
                             shapeless = true;
                         }

@@ -21,7 +21,15 @@ pub struct KeySet<'a> {
     seen_len: usize,
     set: Option<HashSet<&'a [u8], BuildHasherDefault<FxHasher>>>,
     floats: HashSet<u64, BuildHasherDefault<FxHasher>>,
-    /// Record keys: the last array-index key, and whether a non-index key came yet.
+    /// Record keys: their order.
+    order: KeyOrder,
+}
+
+/// The order of an object's keys so far (`order`): the last array-index key, and whether
+/// a non-index key came yet. A json object needs only this (src/types/json.rs finds its
+/// repeats another way), not a whole `KeySet`.
+#[derive(Default)]
+pub struct KeyOrder {
     last_index: Option<u32>,
     named: bool,
 }
@@ -34,8 +42,7 @@ impl<'a> KeySet<'a> {
             seen_len: 0,
             set: None,
             floats: HashSet::default(),
-            last_index: None,
-            named: false,
+            order: KeyOrder::default(),
         }
     }
 
@@ -72,30 +79,13 @@ impl<'a> KeySet<'a> {
         }
     }
 
-    /// Checks the order of a record key (`index`: its value if it is an array index):
-    /// array indexes first, ascending, then the other keys, as JS orders them. A repeated
-    /// index is found here; a repeated other key is not (`check` looks for it, or the
-    /// caller does: src/types/json.rs).
+    /// Checks the order of a record key (`KeyOrder::order`).
     pub fn order(&mut self, index: Option<u32>, offset: usize) -> Result<()> {
-        match index {
-            Some(index) => {
-                if self.named || self.last_index.is_some_and(|last| index <= last) {
-                    // Equal to the last one is a repeat; anything else is order.
-                    let fault = if self.last_index == Some(index) {
-                        Fault::DuplicateKey
-                    } else {
-                        Fault::KeyOrder
-                    };
-                    return Err(Error::malformed(offset, fault));
-                }
-                self.last_index = Some(index);
-            }
-            None => self.named = true,
-        }
-        Ok(())
+        self.order.order(index, offset)
     }
 
-    fn distinct(&mut self, key: &'a [u8], offset: usize) -> Result<()> {
+    /// Checks that `key` (its bytes on the wire) is not one seen before.
+    pub fn distinct(&mut self, key: &'a [u8], offset: usize) -> Result<()> {
         let repeated = match &mut self.set {
             Some(set) => !set.insert(key),
             None if self.seen_len < SCAN => {
@@ -133,6 +123,31 @@ impl<'a> KeySet<'a> {
         };
         if !self.floats.insert(bits) {
             return Err(Error::malformed(offset, Fault::DuplicateKey));
+        }
+        Ok(())
+    }
+}
+
+impl KeyOrder {
+    /// Checks the order of a record key (`index`: its value if it is an array index):
+    /// array indexes first, ascending, then the other keys, as JS orders them. A repeated
+    /// index is found here; a repeated other key is not (`check` looks for it, or the
+    /// caller does: src/types/json.rs).
+    pub fn order(&mut self, index: Option<u32>, offset: usize) -> Result<()> {
+        match index {
+            Some(index) => {
+                if self.named || self.last_index.is_some_and(|last| index <= last) {
+                    // Equal to the last one is a repeat; anything else is order.
+                    let fault = if self.last_index == Some(index) {
+                        Fault::DuplicateKey
+                    } else {
+                        Fault::KeyOrder
+                    };
+                    return Err(Error::malformed(offset, fault));
+                }
+                self.last_index = Some(index);
+            }
+            None => self.named = true,
         }
         Ok(())
     }
