@@ -444,7 +444,13 @@ function take(c, keys) {
     case 5: {
       const n = T[c.i++];
       const a = new Array(n);
-      for (let k = 0; k < n; k++) a[k] = take(c, keys);
+      for (let k = 0; k < n; k++) {
+        // A number, the commonest item (canada's and mesh's arrays), without a call.
+        if (T[c.i] === 3) {
+          a[k] = T[c.i + 1];
+          c.i += 2;
+        } else a[k] = take(c, keys);
+      }
       return a;
     }
     default: {
