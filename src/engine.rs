@@ -641,16 +641,23 @@ fn decode_entries(
     let mut set = KeySet::new(keys);
     for i in 0..count {
         let start = d.r.offset();
+        let key;
         if keys == Keys::Record {
-            // A record's key is a plain string: an id in the message's key table.
-            json::record_key(d)?;
+            // A record's key is a plain string: an id in the message's key table; its
+            // order and repeats checked here, its array index found once.
+            let index = json::record_key(d)?;
+            key = d.r.since(start);
+            set.order(index, start)?;
+            if index.is_none() {
+                set.distinct(key, start)?;
+            }
         } else {
             decode_block(d, p, pc + 1, key_end).map_err(|err| entry_path(err, keys, i, 0))?;
-        }
-        let key = d.r.since(start);
-        if check {
-            set.check(key, start)
-                .map_err(|err| entry_path(err, keys, i, 0))?;
+            key = d.r.since(start);
+            if check {
+                set.check(key, start)
+                    .map_err(|err| entry_path(err, keys, i, 0))?;
+            }
         }
         decode_block(d, p, key_end, end).map_err(|err| match keys {
             Keys::Record => err.within(Segment::Field(key_text(key))),
