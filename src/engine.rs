@@ -77,7 +77,7 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                     let key = start..e.w.len();
                     let (from, to) = (key_end as usize, entries_end as usize);
                     // A value of one leaf (a record of numbers) runs it without a block.
-                    let r = if to == from + 1 && is_leaf(p.steps[from].op) {
+                    let r = if to == from + 1 && p.steps[from].op.is_leaf() {
                         encode_leaf(e, p.steps[from].op).map_err(|err| err.at(&p.steps[from].path))
                     } else {
                         encode_block(e, p, from, to)
@@ -115,7 +115,7 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 let t = table as usize;
                 let (from, to) = (p.tables[t + k] as usize, p.tables[t + k + 1] as usize);
                 // A variant of one leaf (a union of scalars) runs it without a block.
-                if to == from + 1 && is_leaf(p.steps[from].op) {
+                if to == from + 1 && p.steps[from].op.is_leaf() {
                     encode_leaf(e, p.steps[from].op).map_err(|err| err.at(&p.steps[from].path))?;
                 } else {
                     encode_block(e, p, from, to)?;
@@ -139,21 +139,6 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
         pc += 1;
     }
     Ok(())
-}
-
-/// Whether `op` is a leaf: one value, run by `encode_leaf` / `decode_leaf`.
-#[inline]
-fn is_leaf(op: Op) -> bool {
-    !matches!(
-        op,
-        Op::Array { .. }
-            | Op::Entries { .. }
-            | Op::Presence { .. }
-            | Op::Branch { .. }
-            | Op::Call { .. }
-            | Op::Checked { .. }
-            | Op::Count { .. }
-    )
 }
 
 /// The failed item of an array of leaves: its index, the item step (within the item),

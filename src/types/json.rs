@@ -188,8 +188,7 @@ pub fn record_key_encode(e: &mut Encoding) -> Result<()> {
         if n as f64 != slot {
             return Err(e.t.mismatch());
         }
-        let units = e.t.units(n as usize)?;
-        return write_string(e.w, units);
+        return string_of(e, n, false);
     }
     let n = (-1.0 - slot) as u32;
     if n as f64 != -1.0 - slot {
