@@ -8,6 +8,7 @@ const { ShornError, ISSUE, issueOf } = require('./lib/errors');
 const { walk, analyze } = require('./lib/walk');
 const rt = require('./lib/runtime');
 const codegen = require('./lib/codegen');
+const jsBackend = require('./lib/js-backend');
 const genericMarshaller = require('./lib/generic');
 const { TYPES } = require('./lib/types');
 const { fromZod, fromZodReport } = require('./lib/zod');
@@ -18,7 +19,7 @@ const { unconstrained } = require('./lib/constraints');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const BUDGET = 'maxDecodedBytes';
-const OPTIONS = new Set([...LIMITS, BUDGET, 'codegen', 'maxIssues']);
+const OPTIONS = new Set([...LIMITS, BUDGET, 'codegen', 'maxIssues', 'backend']);
 // How many issues `check` and `safeDecode` list at most (issue 37, finding 6: a 1 MB
 // message listed 1M, 287 MB in 15 s). Zod-like callers show the first few.
 const DEFAULT_MAX_ISSUES = 100;
@@ -29,6 +30,10 @@ const MAX_MAX_DEPTH = 1000;
 // DEFAULT_MAX_DECODED_BYTES), or an eighth of V8's heap limit where that is less, so no
 // one message can take a process near its heap limit.
 const DEFAULT_MAX_DECODED_BYTES = Math.min(256 * 1024 * 1024, Math.floor(v8.getHeapStatistics().heap_size_limit / 8));
+
+// SHORN_BACKEND=js makes every codec compiled without a `backend` option run on the JS
+// back end (for testing it; docs/README "Runtimes").
+const FORCED_BACKEND = typeof process === 'object' && process.env ? process.env.SHORN_BACKEND : undefined;
 
 function optionError(message) {
   return new ShornError('ERR_SHORN_SCHEMA', `invalid compile option: ${message}`);
@@ -44,6 +49,8 @@ class Codec {
   constructor(schema, functions, codegenUsed, settings) {
     /** The descriptor this codec was compiled from (a plain JSON value). */
     this.schema = schema;
+    /** Which back end encodes and decodes: 'native' (the addon) or 'js' (lib/js-backend.js). */
+    this.backend = settings.backend;
     /** Whether the marshalling code was generated (false: the no-`eval` path). */
     this.generated = codegenUsed;
     /** 16 hex digits naming the schema (lib/fingerprint.js, docs/FORMAT.md "Fingerprints"). */
@@ -258,7 +265,21 @@ function settingsOf(options) {
   if (mode !== true && mode !== false && mode !== 'auto') throw optionError("codegen must be true, false or 'auto'");
   const maxIssues = options.maxIssues === undefined ? DEFAULT_MAX_ISSUES : options.maxIssues;
   if (!Number.isSafeInteger(maxIssues) || maxIssues < 1) throw optionError('maxIssues must be a safe integer of at least 1');
-  return { limits, maxDepth, budget, mode, maxIssues };
+  return { limits, maxDepth, budget, mode, maxIssues, backend: backendOf(options.backend) };
+}
+
+// The back end a codec runs on: `backend` 'native' or 'js', or by default ('auto') the
+// native addon where it loaded and SHORN_BACKEND is not 'js', else the JS back end.
+function backendOf(option) {
+  const chosen = option === undefined ? 'auto' : option;
+  if (chosen !== 'auto' && chosen !== 'native' && chosen !== 'js') throw optionError("backend must be 'auto', 'native' or 'js'");
+  if (chosen === 'js') return 'js';
+  if (rt.native === null) {
+    if (chosen === 'native') throw rt.noAddon();
+    return 'js';
+  }
+  if (chosen === 'auto' && FORCED_BACKEND === 'js') return 'js';
+  return 'native';
 }
 
 // The descriptor as JSON text, and parsed back: the one copy compile works on.
@@ -287,6 +308,7 @@ function assemble(descriptor, text, settings, overrides) {
     info = { layout: { positional: false, strings: 0, blobs: 0 } };
   }
   const { layout } = info;
+  if (settings.backend === 'js') return assembleJs(descriptor, text, settings, overrides, info, walkError);
   const nat = rt.native.compile(text, ...limits, layout.positional ? layout.strings : -1, layout.blobs, budget);
   if (walkError) throw walkError;
 
@@ -321,6 +343,35 @@ function assemble(descriptor, text, settings, overrides) {
   };
   const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce, settings.maxIssues);
   return { functions: { ...functions, ...reports }, generated, marshaller: generic.marshaller };
+}
+
+// An encode's result on the JS back end: a Buffer of its own, as Node's API has it.
+const jsOutput = (sink) => Buffer.from(sink.U.subarray(0, sink.o));
+
+// `assemble` on the JS back end (lib/js-backend.js): the schema is checked by the native
+// compiler where there is one, and the generic marshaller checks values and writes bytes.
+function assembleJs(descriptor, text, settings, overrides, info, walkError) {
+  if (overrides !== null) {
+    throw new ShornError('ERR_SHORN_SCHEMA', "reading another schema's bytes (codec.reader) is not supported on the JS back end yet");
+  }
+  if (rt.native !== null) {
+    const { limits, budget } = settings;
+    rt.native.compile(text, ...limits, -1, 0, budget);
+  }
+  if (walkError) throw walkError;
+  const generic = genericMarshaller.build(descriptor, info, null, settings.maxDepth, null);
+  checkDescriptor(descriptor, generic.marshaller);
+  const functions = jsBackend.build(descriptor, generic.marshaller, settings, jsOutput);
+  let unconstrainedDecode = null;
+  const unconstrainedOnce = () => {
+    if (unconstrainedDecode === null) {
+      const bare = unconstrained(descriptor);
+      unconstrainedDecode = assemble(bare, JSON.stringify(bare), settings, null).functions.decode;
+    }
+    return unconstrainedDecode;
+  };
+  const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce, settings.maxIssues);
+  return { functions: { ...functions, ...reports }, generated: false, marshaller: generic.marshaller };
 }
 
 /** What `codec.reader(writer)` returns: decodes the writer's bytes as the reader's values. */

@@ -22,12 +22,15 @@ const DECODE_CODES = ['ERR_SHORN_TRUNCATED', 'ERR_SHORN_TRAILING', 'ERR_SHORN_MA
 const MODES = [
   { name: 'codegen', codegen: true },
   { name: 'generic', codegen: false },
+  // The JS back end (lib/js-backend.js): no native encode or decode.
+  { name: 'js back end', codegen: false, backend: 'js' },
 ];
 
 /** Compiles `schema` in one mode and checks the codec really uses that marshaller. */
 function compileMode(schema, mode, options = {}) {
-  const codec = compile(schema, { ...options, codegen: mode.codegen });
+  const codec = compile(schema, mode.backend === undefined ? { ...options, codegen: mode.codegen } : { ...options, codegen: mode.codegen, backend: mode.backend });
   assert.equal(codec.generated, mode.codegen, `codec.generated for the ${mode.name} marshaller`);
+  assert.equal(codec.backend, mode.backend ?? 'native', `codec.backend for the ${mode.name} marshaller`);
   return codec;
 }
 

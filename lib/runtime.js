@@ -7,7 +7,22 @@ const util = require('node:util');
 const { markAsUntransferable } = require('node:worker_threads');
 const { ShornError, ISSUE, makeError, invalid, describe, pathKey } = require('./errors');
 
-const addon = require('./addon');
+// The native addon, or null where none loads (lib/addon.js says why: `addonError`): then
+// every codec runs on the JS back end (lib/js-backend.js), which needs none of what
+// follows but the intrinsics.
+let addon = null;
+let addonError = null;
+try {
+  addon = require('./addon');
+} catch (e) {
+  if (e === null || typeof e !== 'object' || e.code !== 'ERR_SHORN_NO_ADDON') throw e;
+  addonError = e;
+}
+
+/** The error of a codec that asked for the native back end where no addon loaded. */
+function noAddon() {
+  return addonError;
+}
 
 // Inputs up to SMALL_INPUT bytes are copied by JS into the native input area for
 // `decodeInput`, byte by byte; inputs up to SET_INPUT bytes (the most the area's length byte
@@ -229,7 +244,7 @@ const state = {
 // This copy of the JS layer's own native state: `{ compile, setTape, setSlab, pushText,
 // dropText, types }`.
 // A second copy (a test runner that resets its module registry) gets a second one.
-const native = addon.init(state);
+const native = addon === null ? null : addon.init(state);
 // The slab last marked untransferable (the native side makes the slabs after the first).
 let markedSlab = state.out;
 
@@ -237,7 +252,7 @@ let markedSlab = state.out;
 // if the native call throws, both sides still hold the old one, so JS and Rust can never
 // disagree about which tape they share.
 function setTape(t) {
-  native.setTape(t);
+  if (native !== null) native.setTape(t);
   state.tape = t;
   return t;
 }
@@ -913,6 +928,7 @@ module.exports = {
   frameDecoders,
   tooDeep,
   native,
+  noAddon,
   state,
   SMALL_INPUT,
   GROWN_INPUT,

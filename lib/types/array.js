@@ -174,7 +174,7 @@ module.exports = [
     inspect(r, d) {
       const at = r.offset;
       const n = r.count(r.minBytes(d.items));
-      r.note(at, d, `array of ${n} item${n === 1 ? '' : 's'}`);
+      r.note(at, d, `array of ${n} item${n === 1 ? '' : 's'}`, n);
       const a = [];
       for (let k = 0; k < n; k++) {
         r.push(`[${k}]`);

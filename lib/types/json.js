@@ -624,7 +624,7 @@ function inspect(r, d) {
       n = tag & 0x1f;
       if (n * min > r.remaining) throw r.truncated(r.offset, n * min - r.remaining);
     }
-    r.note(at, d, object ? `json object of ${n} member${n === 1 ? '' : 's'}` : `json array of ${n} item${n === 1 ? '' : 's'}`);
+    r.note(at, d, object ? `json object of ${n} member${n === 1 ? '' : 's'}` : `json array of ${n} item${n === 1 ? '' : 's'}`, n);
     r.enter(at);
     let out;
     if (object) {
@@ -634,7 +634,7 @@ function inspect(r, d) {
         const start = r.offset;
         const key = r.utf8(r.length('string'));
         keys.check(key, start);
-        r.note(start, d, `key ${JSON.stringify(key)}`);
+        r.note(start, d, `key ${JSON.stringify(key)}`, key);
         r.push(pathKey(key));
         const v = inspect(r, d);
         r.pop();

@@ -114,7 +114,7 @@ module.exports = [
     inspect(r, d) {
       const at = r.offset;
       const n = r.count(Math.max(1, r.minBytes(d.keys) + r.minBytes(d.values)));
-      r.note(at, d, `map of ${n} entr${n === 1 ? 'y' : 'ies'}`);
+      r.note(at, d, `map of ${n} entr${n === 1 ? 'y' : 'ies'}`, n);
       const kind = keyKind(d.keys, r);
       const seen = new Set();
       const m = new Map();

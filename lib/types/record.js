@@ -158,14 +158,14 @@ module.exports = [
     inspect(r, d) {
       const at = r.offset;
       const n = r.count(1 + r.minBytes(d.values));
-      r.note(at, d, `record of ${n} entr${n === 1 ? 'y' : 'ies'}`);
+      r.note(at, d, `record of ${n} entr${n === 1 ? 'y' : 'ies'}`, n);
       const keys = r.keyOrder();
       const o = {};
       for (let k = 0; k < n; k++) {
         const start = r.offset;
         const key = r.utf8(r.length('string'));
         keys.check(key, start);
-        r.note(start, d, `key ${JSON.stringify(key)}`);
+        r.note(start, d, `key ${JSON.stringify(key)}`, key);
         r.push(pathKey(key));
         const v = r.value(d.values);
         r.pop();
