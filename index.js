@@ -345,21 +345,20 @@ function assemble(descriptor, text, settings, overrides) {
   return { functions: { ...functions, ...reports }, generated, marshaller: generic.marshaller };
 }
 
-// An encode's result on the JS back end: a Buffer of its own, as Node's API has it.
-const jsOutput = (sink) => Buffer.from(sink.U.subarray(0, sink.o));
+// An encode's result on the JS back end: a Buffer of its own, of the class the native
+// back end's result of that size has (lib/runtime.js, OutBuffer, up to 8 KiB; above, a
+// Buffer: src/binding/mod.rs, SLAB_MAX_MESSAGE), so results compare deep-equal.
+const jsOutput = (sink) => (sink.o > 8192 ? Buffer.from(sink.U.subarray(0, sink.o)) : new rt.OutBuffer(sink.U.slice(0, sink.o).buffer, 0, sink.o));
 
 // `assemble` on the JS back end (lib/js-backend.js): the schema is checked by the native
 // compiler where there is one, and the generic marshaller checks values and writes bytes.
 function assembleJs(descriptor, text, settings, overrides, info, walkError) {
-  if (overrides !== null) {
-    throw new ShornError('ERR_SHORN_SCHEMA', "reading another schema's bytes (codec.reader) is not supported on the JS back end yet");
-  }
   if (rt.native !== null) {
     const { limits, budget } = settings;
     rt.native.compile(text, ...limits, -1, 0, budget);
   }
   if (walkError) throw walkError;
-  const generic = genericMarshaller.build(descriptor, info, null, settings.maxDepth, null);
+  const generic = genericMarshaller.build(descriptor, info, null, settings.maxDepth, overrides);
   checkDescriptor(descriptor, generic.marshaller);
   const functions = jsBackend.build(descriptor, generic.marshaller, settings, jsOutput);
   let unconstrainedDecode = null;
@@ -427,7 +426,7 @@ function readerOf(codec, writer) {
   const { functions } = assemble(w.schema, JSON.stringify(w.schema), settings, overrides);
   if (!checks) return new Reader(codec, w, functions.decode, functions.decodeFrames);
   const m = MARSHALLERS.get(codec);
-  return new Reader(codec, w, checkingConstraints(m, functions.decode), checkingFrames(m, functions.decodeFrames));
+  return new Reader(codec, w, checkingConstraints(m, functions.decode), functions.decodeFrames === undefined ? undefined : checkingFrames(m, functions.decodeFrames));
 }
 
 // A reader's decode that holds the values it reads to the reader's constraints, where the

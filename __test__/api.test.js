@@ -704,7 +704,8 @@ describe('TypeScript types', () => {
 describe('tape memory', () => {
   // Issue 6 ("Also fix"): lib/generic.js read rt.KEEP_TAPE_SLOTS, which lib/runtime.js did
   // not export, so the generic marshaller never gave back a tape grown for a huge message.
-  for (const mode of MODES) {
+  // (The JS back end has no tape; it keeps no buffer over 1 MiB between encodes.)
+  for (const mode of MODES.filter((m) => m.backend === undefined)) {
     test(`a tape grown for a huge encode is given back after a small one (${mode.name} marshaller)`, () => {
       const rt = require('../lib/runtime');
       const codec = compileMode(t.array(t.uint32()), mode);

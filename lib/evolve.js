@@ -332,7 +332,7 @@ class Plan {
     const v = literalValue(w);
     if (r.type !== 'float32' || typeof v !== 'number' || Object.is(Math.fround(v), v)) return;
     const f = Math.fround(v);
-    this.override(w, { emit: (g) => g.constant(f), take: () => f });
+    this.override(w, { emit: (g) => g.constant(f), take: () => f, fromValue: () => f });
   }
 
   /** `fn()` with `key` the map key being resolved (`{ union }`), or null outside keys. */
@@ -381,9 +381,12 @@ const RULES = {
       this.keyProblems.push({ path, message: `the writer's map key${unknown.length > 1 ? 's' : ''} ${shown} ${why}, so two keys of one map may become one; a map's keys must stay distinct: add the writer's symbols to the reader's enum` });
     }
     const symbols = w.values.map((s) => (known.has(s) ? s : r.default));
+    const bySymbol = new Map(w.values.map((s, k) => [s, symbols[k]]));
     this.override(w, {
       emit: (g) => `${g.constant(symbols)}[T[i++]]`,
       take: (c) => symbols[c.T[c.i++]],
+      // The JS back end (lib/js-backend.js) reads the writer's value, then converts it.
+      fromValue: (v) => bySymbol.get(v),
     });
     return true;
   },
@@ -433,6 +436,7 @@ for (const t of [...INTEGERS, 'float32', 'float64', 'int64', 'uint64']) {
       this.override(w, {
         emit: (g) => `BigInt(${own.emitTake(g, w)})`,
         take: (c) => BigInt(own.take(c, w)),
+        fromValue: (v) => BigInt(v),
       });
     }
     return true;
@@ -484,7 +488,7 @@ function defaultMaker(plan, d) {
 
 function objectOverride(plan, w, out, keep) {
   const defaults = out.map((o) => (o.kind === 'default' ? defaultMaker(plan, o.field) : null));
-  return {
+  const override = {
     emit(g) {
       const locals = w.fields.map((f, k) => {
         const v = g.take(f.schema);
@@ -515,16 +519,24 @@ function objectOverride(plan, w, out, keep) {
       return o;
     },
     take(c) {
-      const values = w.fields.map((f) => c.take(f.schema));
-      const o = {};
-      out.forEach((e, n) => {
-        let v = e.from < 0 ? undefined : values[e.from];
-        if (v === undefined && e.kind === 'default') v = 'constant' in defaults[n] ? defaults[n].constant : defaults[n].make();
-        if (v !== undefined || (e.from >= 0 && !e.maybe)) rt.defineOwn(o, e.name, v);
-      });
-      return o;
+      return build(w.fields.map((f) => c.take(f.schema)));
+    },
+    // The writer's object as the JS back end read it (an absent field has no key).
+    fromValue(x) {
+      return build(w.fields.map((f) => (Object.hasOwn(x, f.name) ? x[f.name] : undefined)));
     },
   };
+  return override;
+  // The reader's object from the writer's field values.
+  function build(values) {
+    const o = {};
+    out.forEach((e, n) => {
+      let v = e.from < 0 ? undefined : values[e.from];
+      if (v === undefined && e.kind === 'default') v = 'constant' in defaults[n] ? defaults[n].constant : defaults[n].make();
+      if (v !== undefined || (e.from >= 0 && !e.maybe)) rt.defineOwn(o, e.name, v);
+    });
+    return o;
+  }
 }
 
 function literalValue(d) {

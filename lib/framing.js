@@ -8,7 +8,7 @@
 const v8 = require('node:v8');
 const { ShornError, describe } = require('./errors');
 const { crc32c } = require('./crc32c');
-const { frameDecoders, native, state } = require('./runtime');
+const { frameDecoders, decodedHeap, state } = require('./runtime');
 
 // Intrinsics, so reading a chunk runs none of its own code (a subclass's `subarray` or
 // `length` getter): what chunks are made of is read through the typed-array internals.
@@ -205,7 +205,7 @@ class FrameReader {
     this.maxHeap = options.maxDecodedBytes === undefined ? Infinity : options.maxDecodedBytes;
     this.heap = 0;
     // A heap left by a decode before this reader's first is not one of its frames'.
-    if (this.maxHeap !== Infinity) native.decodedHeap();
+    if (this.maxHeap !== Infinity) decodedHeap();
     this.emit = emit;
     // The index of the next frame, and the stream offset where it starts.
     this.frame = 0;
@@ -445,7 +445,7 @@ class FrameReader {
   // native decode estimated it, and refuses it past maxDecodedBytes. (A decode that left
   // no estimate, which `state.grown` rules out, would count FRAME_COST a byte.)
   charge(length, frame, offset) {
-    const heap = native.decodedHeap();
+    const heap = decodedHeap();
     this.heap += heap >= 0 ? heap : (length + 1) * FRAME_COST;
     if (this.heap > this.maxHeap) {
       throw frameError(

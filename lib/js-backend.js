@@ -375,6 +375,7 @@ class ByteDecoder extends Inspector {
     super(bytes, descriptor, limits);
     this.budget = budget;
     this.costs = costs;
+    this.overrides = costs.overrides;
     this.heap = 0;
     // The decoded text: its UTF-16 units, and whether any is above U+00FF (two bytes each).
     this.units = 0;
@@ -382,8 +383,16 @@ class ByteDecoder extends Inspector {
   }
 
   value(d) {
-    if (!this.costs.constrained(d)) return def(d).inspect(this, d);
-    return this.constrained(d);
+    // One level of recursion: the definition's heap, as the core charges at a call.
+    if (d.type === 'recursive') this.charge(this.costs.of(d.schema), this.pos);
+    else if (d.type === 'ref') this.charge(this.costs.of(this.target(d).schema), this.pos);
+    const v = this.costs.constrained(d) ? this.constrained(d) : def(d).inspect(this, d);
+    // A reader of another schema's bytes: the writer's value, converted (lib/evolve.js).
+    if (this.overrides !== null) {
+      const o = this.overrides.get(d);
+      if (o !== undefined) return o.fromValue(v);
+    }
+    return v;
   }
 
   leaf(at, d, value) {
@@ -403,7 +412,16 @@ class ByteDecoder extends Inspector {
   // What the walk notes with a count (an array's, a record's, a map's, a json array's or
   // object's: charged as the core charges it when it reads one) or a key (its text).
   note(at, d, note, what) {
-    if (typeof what === 'number') this.charge(what * this.costs.per(d, note), at);
+    const t = d.type;
+    if (t === 'optional' || t === 'nullable') {
+      // A present value: its heap, as the core charges at a presence byte.
+      if (note !== 'absent') this.charge(this.costs.of(d.of), at);
+    } else if (t === 'union' || t === 'discriminatedUnion') this.charge(this.costs.of(d.variants[what]), at);
+    else if (t === 'json' && typeof what === 'number') {
+      // A json array or object: its own heap and its items' (src/types/json.rs).
+      const object = note.startsWith('json object');
+      this.charge(object ? HEAP.record + what * HEAP.entry : HEAP.array + what * HEAP.item, at);
+    } else if (typeof what === 'number') this.charge(what * this.costs.per(d), at);
     else if (typeof what === 'string') {
       this.units += what.length;
       // eslint-disable-next-line no-control-regex
@@ -428,9 +446,11 @@ class ByteDecoder extends Inspector {
 // Per descriptor, what the decoder asks often: whether it has constraints, and the cost
 // of each item or entry of its counts.
 class Costs {
-  constructor() {
+  constructor(overrides) {
+    this.overrides = overrides;
     this.flags = new Map();
     this.items = new Map();
+    this.heaps = new Map();
   }
 
   constrained(d) {
@@ -439,8 +459,14 @@ class Costs {
     return c;
   }
 
-  per(d, note) {
-    if (d.type === 'json') return note.startsWith('json object') ? HEAP.entry : HEAP.item;
+  /** `heapCost(d)`, once per descriptor. */
+  of(d) {
+    let c = this.heaps.get(d);
+    if (c === undefined) this.heaps.set(d, (c = heapCost(d)));
+    return c;
+  }
+
+  per(d) {
     let c = this.items.get(d);
     if (c === undefined) {
       if (d.type === 'array') c = HEAP.item + elementCost(d.items);
@@ -463,7 +489,7 @@ function build(descriptor, m, settings, output) {
   LIMIT_NAMES.forEach((name, k) => {
     if (settings.limits[k] !== -1) limits[name] = settings.limits[k];
   });
-  const costs = new Costs();
+  const costs = new Costs(m.overrides);
   const rootCost = heapCost(descriptor);
   let spare = new Sink(1024);
 
@@ -486,11 +512,12 @@ function build(descriptor, m, settings, output) {
   }
 
   function decode(bytes) {
-    let n = rt.inputLength(bytes);
+    const n = rt.inputLength(bytes);
     if (n < 0) throw rt.notBytes(bytes);
-    // TextDecoder refuses views of a SharedArrayBuffer; the core copies them too.
-    if (typeof SharedArrayBuffer === 'function' && bytes.buffer instanceof SharedArrayBuffer) bytes = new Uint8Array(bytes);
-    else if (!(Object.getPrototypeOf(bytes) === Uint8Array.prototype)) bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, n);
+    // A plain view, made through the intrinsics (a subclass's getters never run); a copy
+    // of a SharedArrayBuffer's, which TextDecoder refuses (the core copies them too).
+    bytes = n === 0 ? new Uint8Array(0) : rt.inputView(bytes, 0, n);
+    if (typeof SharedArrayBuffer === 'function' && bytes.buffer instanceof SharedArrayBuffer) bytes = bytes.slice();
     const r = new ByteDecoder(bytes, descriptor, limits, settings.budget, costs);
     r.heap = rootCost;
     const value = r.value(descriptor);
@@ -499,7 +526,7 @@ function build(descriptor, m, settings, output) {
     }
     if (r.deferred !== null) throw r.deferred;
     r.charge(r.wide ? 2 * r.units : r.units, n);
-    n = 0;
+    rt.state.jsHeap = r.heap;
     return value;
   }
 

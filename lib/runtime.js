@@ -19,6 +19,20 @@ try {
   addonError = e;
 }
 
+/**
+ * The estimated heap of the value the last decode made (docs/FORMAT.md, "The decode
+ * budget"), taken once: the JS back end's (`state.jsHeap`) or the native one's; -1 when
+ * neither left one. lib/framing.js counts a frame read alone with it.
+ */
+function decodedHeap() {
+  const h = state.jsHeap;
+  if (h >= 0) {
+    state.jsHeap = -1;
+    return h;
+  }
+  return native === null ? -1 : native.decodedHeap();
+}
+
 /** The error of a codec that asked for the native back end where no addon loaded. */
 function noAddon() {
   return addonError;
@@ -206,6 +220,8 @@ function newSlab() {
 }
 
 const state = {
+  // The JS back end's last decode's estimated heap (`decodedHeap`), -1 once taken.
+  jsHeap: -1,
   tape: newTape(TAPE_SLOTS),
   out: newSlab(),
   // A small message to decode: its length, then its bytes (src/binding/mod.rs, decodeInput).
@@ -929,6 +945,7 @@ module.exports = {
   tooDeep,
   native,
   noAddon,
+  decodedHeap,
   state,
   SMALL_INPUT,
   GROWN_INPUT,

@@ -10,7 +10,7 @@
 // native decoder, run beside it, reports those.
 
 const { TYPES } = require('../types');
-const { ShornError, pathKey } = require('../errors');
+const { ShornError, ISSUE, pathKey } = require('../errors');
 const { analyze, walk } = require('../walk');
 const { jsonForms } = require('../generic');
 const { stringify } = require('./json');
@@ -299,12 +299,12 @@ class Inspector {
     if (d.type === 'string') {
       this.checkCount(at, 'string', 'code point', codePoints(value), d.minLength ?? 0, d.maxLength ?? Infinity);
       if (d.format !== undefined && !FORMATS[d.format](value)) {
-        const error = this.invalid(at, `expected string of format ${d.format}, found ${describeString(value)}`);
+        const error = this.invalid(at, `expected string of format ${d.format}, found ${describeString(value)}`, 'invalid_format');
         if (JS_FORMATS.has(d.format)) this.defer(error);
         else throw error;
       }
       if (d.pattern !== undefined && !patternOf(d).test(value)) {
-        this.defer(this.invalid(at, `expected string matching /${d.pattern}/, found ${describeString(value)}`));
+        this.defer(this.invalid(at, `expected string matching /${d.pattern}/, found ${describeString(value)}`, 'invalid_format'));
       }
     } else if (d.type === 'bytes') {
       this.checkCount(at, 'bytes', 'byte', value.length, d.minLength ?? 0, d.maxLength ?? Infinity);
@@ -313,9 +313,9 @@ class Inspector {
       const big = typeof value === 'bigint';
       const as = (b) => (b === undefined ? undefined : big ? BigInt(b) : b);
       const [min, max, of] = [as(d.min), as(d.max), as(d.multipleOf)];
-      if (min !== undefined && !(value >= min)) throw this.invalid(at, `expected ${d.type} of at least ${found(min)}, found ${found(value)}`);
-      if (max !== undefined && !(value <= max)) throw this.invalid(at, `expected ${d.type} of at most ${found(max)}, found ${found(value)}`);
-      if (of !== undefined && value % of !== (big ? 0n : 0)) throw this.invalid(at, `expected ${d.type} that is a multiple of ${found(of)}, found ${found(value)}`);
+      if (min !== undefined && !(value >= min)) throw this.invalid(at, `expected ${d.type} of at least ${found(min)}, found ${found(value)}`, 'too_small');
+      if (max !== undefined && !(value <= max)) throw this.invalid(at, `expected ${d.type} of at most ${found(max)}, found ${found(value)}`, 'too_big');
+      if (of !== undefined && value % of !== (big ? 0n : 0)) throw this.invalid(at, `expected ${d.type} that is a multiple of ${found(of)}, found ${found(value)}`, 'not_multiple_of');
     }
     return value;
   }
@@ -335,12 +335,15 @@ class Inspector {
 
   checkCount(at, what, unit, n, min, max) {
     const units = (k) => `${k} ${k === 1 ? unit : unit === 'entry' ? 'entries' : `${unit}s`}`;
-    if (n < min) throw this.invalid(at, `expected ${what} of at least ${units(min)}, found ${units(n)}`);
-    if (max !== undefined && n > max) throw this.invalid(at, `expected ${what} of at most ${units(max)}, found ${units(n)}`);
+    if (n < min) throw this.invalid(at, `expected ${what} of at least ${units(min)}, found ${units(n)}`, 'too_small');
+    if (max !== undefined && n > max) throw this.invalid(at, `expected ${what} of at most ${units(max)}, found ${units(n)}`, 'too_big');
   }
 
-  invalid(at, what) {
-    return walkError('ERR_SHORN_INVALID', at, this.path(), `invalid value at offset ${at} (${this.path()}): ${what}`);
+  // `issue`: the constraint's issue code (`codec.safeDecode` reports it).
+  invalid(at, what, issue) {
+    const error = walkError('ERR_SHORN_INVALID', at, this.path(), `invalid value at offset ${at} (${this.path()}): ${what}`);
+    error[ISSUE] = issue;
+    return error;
   }
 
   minBytes(d) {

@@ -136,7 +136,7 @@ module.exports = [
     inspect(r, d) {
       const at = r.offset;
       const k = readVariant(r, d);
-      r.note(at, d, `variant ${k} of ${d.variants.length}`);
+      r.note(at, d, `variant ${k} of ${d.variants.length}`, k);
       return r.value(d.variants[k]);
     },
     minBytes: () => 1,
@@ -229,7 +229,7 @@ module.exports = [
     inspect(r, d) {
       const at = r.offset;
       const k = readVariant(r, d);
-      r.note(at, d, `variant ${k}, ${JSON.stringify(d.key)} = ${JSON.stringify(tagOf(d.variants[k], d.key))}`);
+      r.note(at, d, `variant ${k}, ${JSON.stringify(d.key)} = ${JSON.stringify(tagOf(d.variants[k], d.key))}`, k);
       return r.value(d.variants[k]);
     },
     minBytes: () => 1,
