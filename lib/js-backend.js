@@ -24,6 +24,10 @@ const { Inspector } = require('./cli/inspect');
 const { constraintsOf } = require('./constraints');
 const { FORMATS } = require('./formats');
 const rt = require('./runtime');
+const { lower, heapCost, HEAP, HEAP_NUMBER } = require('./lower');
+const closures = require('./closures');
+
+const { wellFormed, writeJson, FAULT } = closures;
 
 const def = (d) => TYPES.get(d.type);
 
@@ -31,135 +35,8 @@ const def = (d) => TYPES.get(d.type);
 const CORE_FORMATS = new Set(['email', 'uuid', 'ipv4', 'datetime']);
 const coreFormat = (d) => d.pattern === undefined && CORE_FORMATS.has(d.format);
 
-const TWO32 = 4294967296;
 
-// ---- encode ---------------------------------------------------------------------------
-
-/** A growable byte buffer. */
-class Sink {
-  constructor(size) {
-    this.U = new Uint8Array(size);
-    this.DV = new DataView(this.U.buffer);
-    this.o = 0;
-  }
-
-  need(n) {
-    if (this.o + n <= this.U.length) return;
-    const U = new Uint8Array(Math.max(this.U.length * 2, this.o + n));
-    U.set(this.U.subarray(0, this.o));
-    this.U = U;
-    this.DV = new DataView(U.buffer);
-  }
-
-  byte(b) {
-    this.need(1);
-    this.U[this.o++] = b;
-  }
-
-  varint(n) {
-    this.need(5);
-    const U = this.U;
-    let o = this.o;
-    while (n > 127) {
-      U[o++] = (n & 127) | 128;
-      n >>>= 7;
-    }
-    U[o++] = n;
-    this.o = o;
-  }
-
-  /** An unsigned integer below 2^64, given as a number (exact below 2^53) or a bigint. */
-  varint64(n) {
-    if (typeof n === 'number' && n < TWO32) return this.varint(n);
-    this.need(10);
-    let z = BigInt(n);
-    while (z > 127n) {
-      this.U[this.o++] = Number(z & 127n) | 128;
-      z >>= 7n;
-    }
-    this.U[this.o++] = Number(z);
-  }
-
-  /** A safe integer (or a Date's ms) as a zigzag varint of up to 64 bits. */
-  zigzag64(x) {
-    if ((x | 0) === x) return this.varint(((x << 1) ^ (x >> 31)) >>> 0);
-    if (x <= 2 ** 51 && x >= -(2 ** 51)) return this.varint64(x < 0 ? -2 * x - 1 : 2 * x);
-    const b = BigInt(x);
-    this.varint64(b < 0n ? -2n * b - 1n : 2n * b);
-  }
-
-  float32(x) {
-    this.need(4);
-    this.DV.setFloat32(this.o, x, true);
-    this.o += 4;
-  }
-
-  float64(x) {
-    this.need(8);
-    this.DV.setFloat64(this.o, x, true);
-    this.o += 8;
-  }
-
-  /** `s` (well formed) as a varint length and its UTF-8. */
-  string(s) {
-    const n = s.length;
-    this.need(5 + 3 * n);
-    // Length first as if every unit were one byte; moved if the UTF-8 is longer.
-    const at = this.o;
-    const head = n < 128 ? 1 : n < 16384 ? 2 : n < 2097152 ? 3 : n < 268435456 ? 4 : 5;
-    let o = at + head;
-    const U = this.U;
-    let k = 0;
-    for (; k < n; k++) {
-      const ch = s.charCodeAt(k);
-      if (ch >= 0x80) break;
-      U[o++] = ch;
-    }
-    if (k < n) o = utf8(s, k, U, o);
-    const len = o - at - head;
-    const lenBytes = len < 128 ? 1 : len < 16384 ? 2 : len < 2097152 ? 3 : len < 268435456 ? 4 : 5;
-    if (lenBytes !== head) U.copyWithin(at + lenBytes, at + head, o);
-    this.o = at;
-    this.varint(len);
-    this.o = at + lenBytes + len;
-  }
-
-  bytes(src) {
-    this.need(src.length);
-    this.U.set(src, this.o);
-    this.o += src.length;
-  }
-}
-
-// Writes `s` from unit `k` as UTF-8 at `o` of `U` (room for 3 bytes a unit); a lone
-// surrogate (which the caller has excluded) would be written as its three bytes.
-function utf8(s, k, U, o) {
-  const n = s.length;
-  for (; k < n; k++) {
-    let ch = s.charCodeAt(k);
-    if (ch < 0x80) U[o++] = ch;
-    else if (ch < 0x800) {
-      U[o++] = 0xc0 | (ch >> 6);
-      U[o++] = 0x80 | (ch & 63);
-    } else if (ch >= 0xd800 && ch <= 0xdbff && k + 1 < n && (s.charCodeAt(k + 1) & 0xfc00) === 0xdc00) {
-      ch = 0x10000 + ((ch - 0xd800) << 10) + (s.charCodeAt(++k) - 0xdc00);
-      U[o++] = 0xf0 | (ch >> 18);
-      U[o++] = 0x80 | ((ch >> 12) & 63);
-      U[o++] = 0x80 | ((ch >> 6) & 63);
-      U[o++] = 0x80 | (ch & 63);
-    } else {
-      U[o++] = 0xe0 | (ch >> 12);
-      U[o++] = 0x80 | ((ch >> 6) & 63);
-      U[o++] = 0x80 | (ch & 63);
-    }
-  }
-  return o;
-}
-
-const wellFormed =
-  typeof String.prototype.isWellFormed === 'function'
-    ? (s) => s.isWellFormed()
-    : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+// ---- encode ----------------------------------------------------------------------------
 
 // What one type's `put` writes, by the type it writes for (`ByteEncoder.cur`).
 const BYTE = new Set(['bool', 'uint8', 'optional', 'nullable']);
@@ -193,14 +70,21 @@ class ByteEncoder extends Encoder {
     else if (VARINT.has(t)) w.varint(v);
     else if (t === 'int8') w.byte(v & 255);
     else if (t === 'int16' || t === 'int32') w.varint(((v << 1) ^ (v >> 31)) >>> 0);
-    else if (t === 'int' || t === 'date') w.zigzag64(v);
-    else if (t === 'float64') w.float64(v);
-    else if (t === 'float32') w.float32(v);
+    else if (t === 'int' || t === 'date') w.zigzag(v);
+    else if (t === 'float64') {
+      w.need(8);
+      w.DV.setFloat64(w.o, v, true);
+      w.o += 8;
+    } else if (t === 'float32') {
+      w.need(4);
+      w.DV.setFloat32(w.o, v, true);
+      w.o += 4;
+    }
     else throw new Error(`shorn: internal error: the JS back end cannot write ${t}`);
   }
 
   write64(v) {
-    this.sink.varint64(this.cur.type === 'int64' ? BigInt.asUintN(64, (v << 1n) ^ (v >> 63n)) : v);
+    this.sink.varintBig(this.cur.type === 'int64' ? BigInt.asUintN(64, (v << 1n) ^ (v >> 63n)) : v);
   }
 
   string(s) {
@@ -220,7 +104,9 @@ class ByteEncoder extends Encoder {
     const w = this.sink;
     const u = new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
     w.varint(this.cur.type === 'bytes' ? u.length : x.length);
-    w.bytes(u);
+    w.need(u.length);
+    w.U.set(u, w.o);
+    w.o += u.length;
   }
 
   coreFault(error) {
@@ -230,7 +116,7 @@ class ByteEncoder extends Encoder {
   /** A json value (docs/FORMAT.md, "json"); its error, if any, is the generic encoder's. */
   json(d, x) {
     const at = this.sink.o;
-    if (!this.jsonValue(x, this.depth)) {
+    if (!writeJson(this.sink, x, this.depth, this.m.maxDepth)) {
       this.sink.o = at;
       const c = new Encoder(this.m, new Float64Array(64), 0, '', []);
       c.scratch = true;
@@ -241,75 +127,6 @@ class ByteEncoder extends Encoder {
       // Written by `put` but not here: a value that changed meanwhile (a getter).
       throw (this.thrown = new ShornError('ERR_SHORN_INVALID', `${this.path()}: invalid value: the json value changed while it was encoded (a getter gave another value the second time)`, { path: this.path() }));
     }
-  }
-
-  jsonValue(x, depth) {
-    const w = this.sink;
-    if (typeof x === 'string') {
-      if (!wellFormed(x)) return false;
-      const start = w.o;
-      w.string(x);
-      const len = w.U[start] < 128 ? w.U[start] : -1;
-      if (len >= 0 && len < 64) {
-        // A short string: its length in the type byte.
-        w.U[start] = 0x80 | len;
-      } else {
-        w.need(1);
-        w.U.copyWithin(start + 1, start, w.o);
-        w.U[start] = 0x05;
-        w.o++;
-      }
-      return true;
-    }
-    if (typeof x === 'number') {
-      if (Number.isInteger(x) && Number.isSafeInteger(x) && !Object.is(x, -0)) {
-        if (x >= 0 && x <= 63) w.byte(0x40 | x);
-        else {
-          w.byte(0x04);
-          w.zigzag64(x);
-        }
-        return true;
-      }
-      if (!Number.isFinite(x)) return false;
-      w.byte(0x03);
-      w.float64(x);
-      return true;
-    }
-    if (typeof x === 'boolean') {
-      w.byte(x ? 2 : 1);
-      return true;
-    }
-    if (typeof x !== 'object') return false;
-    if (x === null) {
-      w.byte(0);
-      return true;
-    }
-    if (depth >= this.m.maxDepth) return false;
-    if (Array.isArray(x)) {
-      const n = x.length;
-      if (n < 32) w.byte(0xc0 | n);
-      else {
-        w.byte(0x06);
-        w.varint(n);
-      }
-      for (let k = 0; k < n; k++) if (!this.jsonValue(x[k], depth + 1)) return false;
-      return true;
-    }
-    if (!rt.isPlainObject(x)) return false;
-    const keys = Object.keys(x);
-    const n = keys.length;
-    if (n < 32) w.byte(0xe0 | n);
-    else {
-      w.byte(0x07);
-      w.varint(n);
-    }
-    for (let k = 0; k < n; k++) {
-      const key = keys[k];
-      if (!wellFormed(key)) return false;
-      w.string(key);
-      if (!this.jsonValue(x[key], depth + 1)) return false;
-    }
-    return true;
   }
 }
 
@@ -326,45 +143,8 @@ function loneSurrogate(path, x) {
 
 // ---- decode ---------------------------------------------------------------------------
 
-// src/types/*.rs: the estimated JS heap of decoded values (docs/FORMAT.md, "Limits").
-const HEAP_NUMBER = 16;
-const HEAP = { string: 40, bytes: 216, date: 96, int64: 32, array: 48, item: 11, object: 24, field: 8, record: 64, entry: 56, map: 208, mapEntry: 40 };
 const NUMBERS = new Set(['uint8', 'uint16', 'uint32', 'int8', 'int16', 'int32', 'int', 'float32', 'float64']);
 const TYPED = new Set(['float64Array', 'float32Array', 'int32Array', 'uint32Array', 'int16Array', 'uint16Array', 'int8Array']);
-
-/** `heap_cost` of src/types/mod.rs: the estimated JS heap one value of `d` takes. */
-function heapCost(d, r) {
-  const t = d.type;
-  if (NUMBERS.has(t)) return HEAP_NUMBER;
-  if (TYPED.has(t) || t === 'bytes') return HEAP.bytes;
-  switch (t) {
-    case 'int64':
-    case 'uint64':
-      return HEAP.int64;
-    case 'date':
-      return HEAP.date;
-    case 'string':
-      return HEAP.string;
-    case 'array':
-      return HEAP.array;
-    case 'tuple':
-      return d.items.reduce((n, item) => n + HEAP.item + elementCost(item, r), HEAP.array);
-    case 'object':
-      return d.fields.reduce((n, f) => n + HEAP.field + heapCost(f.schema, r), HEAP.object);
-    case 'record':
-      return HEAP.record;
-    case 'map':
-      return HEAP.map;
-    case 'default':
-      return heapCost(d.of, r);
-    default:
-      return 0;
-  }
-}
-
-function elementCost(d, r) {
-  return NUMBERS.has(d.type) ? 0 : heapCost(d, r);
-}
 
 /**
  * `shorn inspect`'s walk as a decoder: no rows; the decode budget estimated as the core
@@ -469,7 +249,7 @@ class Costs {
   per(d) {
     let c = this.items.get(d);
     if (c === undefined) {
-      if (d.type === 'array') c = HEAP.item + elementCost(d.items);
+      if (d.type === 'array') c = HEAP.item + (NUMBERS.has(d.items.type) ? 0 : heapCost(d.items));
       else if (d.type === 'record') c = HEAP.entry + heapCost(d.values);
       else c = HEAP.mapEntry + heapCost(d.keys) + heapCost(d.values);
       this.items.set(d, c);
@@ -491,33 +271,51 @@ function build(descriptor, m, settings, output) {
   });
   const costs = new Costs(m.overrides);
   const rootCost = heapCost(descriptor);
-  let spare = new Sink(1024);
+  // The fast path: closures over the schema's lowering (lib/lower.js, lib/closures.js);
+  // a reader of another schema's bytes reads by the exact walk alone.
+  const sizes = new ByteDecoder(new Uint8Array(0), descriptor, limits, settings.budget, costs);
+  const fast = m.overrides === null ? closures.compile(lower(descriptor, m, sizes), m) : null;
+  const fullLimits = { ...sizes.limits };
+  let spareIn = new closures.In(fullLimits, settings.budget);
+  let spareOut = new closures.Out(1024);
 
-  function marshal(v) {
-    // A sink per call that another (a getter's encode) interrupts.
-    const sink = spare ?? new Sink(256);
-    spare = null;
-    sink.o = 0;
+  // The exact walk: the bytes, or the error the native back end gives.
+  function marshalExact(v, w) {
+    w.o = 0;
     const depth = m.testDepth;
     m.testDepth = 0;
     try {
-      const c = new ByteEncoder(m, sink);
+      const c = new ByteEncoder(m, w);
       c.put(descriptor, v);
       if (c.fault !== null) throw c.fault;
-      return sink;
+      return w;
     } finally {
       m.testDepth = depth;
-      if (sink.U.length <= 1 << 20) spare = sink;
     }
   }
 
-  function decode(bytes) {
-    const n = rt.inputLength(bytes);
-    if (n < 0) throw rt.notBytes(bytes);
-    // A plain view, made through the intrinsics (a subclass's getters never run); a copy
-    // of a SharedArrayBuffer's, which TextDecoder refuses (the core copies them too).
-    bytes = n === 0 ? new Uint8Array(0) : rt.inputView(bytes, 0, n);
-    if (typeof SharedArrayBuffer === 'function' && bytes.buffer instanceof SharedArrayBuffer) bytes = bytes.slice();
+  function marshal(v) {
+    // Its own buffer for a call that another (a getter's encode) interrupts.
+    const w = spareOut ?? new closures.Out(256);
+    spareOut = null;
+    try {
+      if (fast !== null) {
+        w.o = 0;
+        w.depth = 0;
+        try {
+          fast.encode(w, v);
+          return w;
+        } catch (e) {
+          if (e !== FAULT) throw e;
+        }
+      }
+      return marshalExact(v, w);
+    } finally {
+      if (w.U.length <= 1 << 20) spareOut = w;
+    }
+  }
+
+  function decodeExact(bytes, n) {
     const r = new ByteDecoder(bytes, descriptor, limits, settings.budget, costs);
     r.heap = rootCost;
     const value = r.value(descriptor);
@@ -530,12 +328,47 @@ function build(descriptor, m, settings, output) {
     return value;
   }
 
+  function decode(bytes) {
+    const n = rt.inputLength(bytes);
+    if (n < 0) throw rt.notBytes(bytes);
+    // A plain view, made through the intrinsics (a subclass's getters never run); a copy
+    // of a SharedArrayBuffer's, which TextDecoder refuses (the core copies them too).
+    bytes = n === 0 ? new Uint8Array(0) : rt.inputView(bytes, 0, n);
+    if (typeof SharedArrayBuffer === 'function' && bytes.buffer instanceof SharedArrayBuffer) bytes = bytes.slice();
+    if (fast !== null) {
+      const r = spareIn ?? new closures.In(fullLimits, settings.budget);
+      spareIn = null;
+      r.b = bytes;
+      r.p = 0;
+      r.n = n;
+      r.dv = null;
+      r.depth = 0;
+      r.heap = rootCost;
+      r.units = 0;
+      r.wide = false;
+      try {
+        const value = fast.decode(r);
+        if (r.p === n && r.heap + (r.wide ? 2 * r.units : r.units) <= settings.budget) {
+          rt.state.jsHeap = r.heap + (r.wide ? 2 * r.units : r.units);
+          return value;
+        }
+      } catch (e) {
+        if (e !== FAULT) throw e;
+      } finally {
+        r.b = null;
+        r.dv = null;
+        spareIn = r;
+      }
+    }
+    return decodeExact(bytes, n);
+  }
+
   return {
     encode: (v) => output(marshal(v)),
     encodeInto(v, target, offset) {
       const at = rt.targetOffset(target, offset);
-      const sink = marshal(v);
-      return rt.outputInto(sink.U.subarray(0, sink.o), target, at);
+      const w = marshal(v);
+      return rt.outputInto(w.U.subarray(0, w.o), target, at);
     },
     decode,
   };

@@ -183,6 +183,7 @@ module.exports = [
       }
       return a;
     },
+    lower: (d, L) => ({ op: 'array', items: L.node(d.items), min: d.minItems, max: d.maxItems, minItem: L.minBytes(d.items), itemCost: L.itemCost(d.items) }),
     minBytes: () => 1,
   },
 ];

@@ -38,6 +38,7 @@ module.exports = [
       if (b > 1) throw r.malformed(at, `bool byte 0x${b.toString(16).padStart(2, '0')} (expected 0x00 or 0x01)`);
       return r.leaf(at, d, b === 1);
     },
+    lower: () => ({ op: 'bool' }),
     minBytes: () => 1,
   },
 ];

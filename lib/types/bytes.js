@@ -55,6 +55,7 @@ module.exports = [
       const n = r.length('bytes');
       return r.leaf(at, d, Uint8Array.from(r.take(n)));
     },
+    lower: () => ({ op: 'bytes' }),
     minBytes: () => 1,
   },
 ];

@@ -60,6 +60,7 @@ module.exports = [
       if (ms > 8640000000000000n || ms < -8640000000000000n) throw r.malformed(at, 'varint out of range for its type');
       return r.leaf(at, d, new Date(Number(ms)));
     },
+    lower: () => ({ op: 'date' }),
     minBytes: () => 1,
   },
 ];

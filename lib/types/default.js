@@ -49,6 +49,7 @@ module.exports = [
     fromJson: (d, j, c) => c.fromJson(d.of, j),
     // `shorn inspect` (lib/cli/inspect.js): on the wire, its type.
     inspect: (r, d) => r.value(d.of),
+    lower: (d, L) => ({ op: 'default', of: L.node(d.of) }),
     minBytes: (d, r) => r.minBytes(d.of),
   },
 ];

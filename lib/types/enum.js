@@ -77,6 +77,7 @@ module.exports = [
       if (k >= d.values.length) throw r.malformed(at, `enum index ${k} out of range (the enum has ${d.values.length} values)`);
       return r.leaf(at, d, d.values[k]);
     },
+    lower: (d, L) => ({ op: 'enum', values: d.values, index: L.m.index(d) }),
     minBytes: () => 1,
   },
 ];

@@ -105,6 +105,7 @@ function floatType(name) {
       const at = r.offset;
       return r.leaf(at, d, name === 'float32' ? r.float32() : r.float64());
     },
+    lower: () => ({ op: name }),
     minBytes: () => (name === 'float32' ? 4 : 8),
   };
 }

@@ -75,6 +75,7 @@ function int64Type(name, lo, hi, view) {
       const u = r.varint64();
       return r.leaf(at, d, name === 'int64' ? (u >> 1n) ^ -(u & 1n) : u);
     },
+    lower: () => ({ op: name }),
     minBytes: () => 1,
   };
 }

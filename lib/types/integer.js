@@ -110,6 +110,7 @@ function integerType(name, expected, emitCheck, check) {
       const at = r.offset;
       return r.leaf(at, d, READ[name](r, at));
     },
+    lower: () => ({ op: name }),
     minBytes: () => 1,
   };
 }

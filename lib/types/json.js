@@ -554,6 +554,7 @@ module.exports = [
     fromJson: (d, j) => copy(j, 0),
     // `shorn inspect` (lib/cli/inspect.js): src/types/json.rs's decode, check for check.
     inspect: (r, d) => inspect(r, d),
+    lower: () => ({ op: 'json' }),
     minBytes: () => 1,
   },
 ];

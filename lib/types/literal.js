@@ -36,6 +36,7 @@ const common = {
   fromJson: (d, j) => j,
   // `shorn inspect` (lib/cli/inspect.js): no bytes, the value is in the schema.
   inspect: (r, d) => r.leaf(r.offset, d, value(d)),
+  lower: (d) => ({ op: 'const', value: value(d) }),
   minBytes: () => 0,
 };
 

@@ -133,6 +133,7 @@ module.exports = [
       if (m.size !== n) r.defer(rt.repeatedKey(at, r.staticPath(d)));
       return m;
     },
+    lower: (d, L) => ({ op: 'map', keys: L.node(d.keys), values: L.node(d.values), max: d.maxEntries, minEntry: Math.max(1, L.minBytes(d.keys) + L.minBytes(d.values)), entryCost: L.entryCost(d) }),
     minBytes: () => 1,
   },
 ];

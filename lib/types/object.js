@@ -206,6 +206,16 @@ module.exports = [
       }
       return o;
     },
+    // Each field: how it may be missing (`kind`), and whether it is read as an own
+    // property only (`own`).
+    lower: (d, L) => ({
+      op: 'object',
+      strict: d.strict ? new Set(d.fields.map((f) => f.name)) : null,
+      fields: d.fields.map((f) => {
+        const kind = f.schema.type === 'optional' || f.schema.type === 'default' ? f.schema.type : 'plain';
+        return { name: f.name, kind, own: INHERITED.has(f.name), node: L.node(kind === 'plain' ? f.schema : f.schema.of), d: f.schema };
+      }),
+    }),
     minBytes: (d, r) => d.fields.reduce((n, f) => n + r.minBytes(f.schema), 0),
   },
 ];

@@ -75,6 +75,7 @@ function presence(name, absent) {
       r.note(at, d, name === 'nullable' ? 'not null' : 'present');
       return r.value(d.of);
     },
+    lower: (d, L) => ({ op: 'presence', absent: name === 'nullable' ? null : undefined, of: L.node(d.of), cost: L.cost(d.of) }),
     minBytes: () => 1,
   };
 }

@@ -174,6 +174,7 @@ module.exports = [
       }
       return o;
     },
+    lower: (d, L) => ({ op: 'record', values: L.node(d.values), max: d.maxEntries, minEntry: 1 + L.minBytes(d.values), entryCost: L.entryCost(d) }),
     minBytes: () => 1,
   },
 ];

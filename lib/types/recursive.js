@@ -58,6 +58,7 @@ module.exports = [
       r.leave();
       return v;
     },
+    lower: (d, L) => L.call(d),
     minBytes: (d, r) => r.defSize(d),
   },
   {
@@ -90,6 +91,7 @@ module.exports = [
       r.leave();
       return v;
     },
+    lower: (d, L) => L.call(L.target(d)),
     minBytes: (d, r) => r.defSize(r.target(d)),
   },
 ];

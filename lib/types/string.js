@@ -252,6 +252,7 @@ module.exports = [
       const n = r.length('string');
       return r.leaf(at, d, r.utf8(n));
     },
+    lower: () => ({ op: 'string' }),
     minBytes: () => 1,
   },
 ];

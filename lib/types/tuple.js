@@ -91,6 +91,7 @@ module.exports = [
         return v;
       });
     },
+    lower: (d, L) => ({ op: 'tuple', items: d.items.map((item) => L.node(item)) }),
     minBytes: (d, r) => d.items.reduce((n, item) => n + r.minBytes(item), 0),
   },
 ];

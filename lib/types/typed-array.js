@@ -51,6 +51,7 @@ module.exports = CLASSES.map(([name, Class]) => {
       new Uint8Array(out.buffer).set(bytes);
       return r.leaf(at, d, out);
     },
+    lower: () => ({ op: 'typed', Class, tag }),
     minBytes: () => 1,
   };
 });

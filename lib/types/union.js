@@ -139,6 +139,7 @@ module.exports = [
       r.note(at, d, `variant ${k} of ${d.variants.length}`, k);
       return r.value(d.variants[k]);
     },
+    lower: (d, L) => ({ op: 'union', ds: d.variants, variants: d.variants.map((v) => L.node(v)), costs: d.variants.map((v) => L.cost(v)) }),
     minBytes: () => 1,
   },
   {
@@ -232,6 +233,7 @@ module.exports = [
       r.note(at, d, `variant ${k}, ${JSON.stringify(d.key)} = ${JSON.stringify(tagOf(d.variants[k], d.key))}`, k);
       return r.value(d.variants[k]);
     },
+    lower: (d, L) => ({ op: 'tagged', key: d.key, index: L.m.tagIndex(d), variants: d.variants.map((v) => L.node(v)), costs: d.variants.map((v) => L.cost(v)) }),
     minBytes: () => 1,
   },
 ];

@@ -1,0 +1,973 @@
+'use strict';
+// The closure back end: a lowered schema (lib/lower.js) compiled to one closure per
+// operation, for encode (value -> bytes) and decode (bytes -> value), with no code
+// generation, so it runs under a Content-Security-Policy without 'unsafe-eval' and needs
+// no addon. protobuf-es builds its codecs the same way.
+//
+// It is the fast path only: on anything it does not take (an invalid value or message,
+// a limit reached, the budget spent), it throws FAULT, with no detail, and the caller
+// runs the exact walk (lib/js-backend.js), which finds the same fault with the core's
+// error, code, path and offset, or, if this path refused what is valid, the value.
+
+const { TYPES } = require('./types');
+const rt = require('./runtime');
+const { HEAP, HEAP_NUMBER } = require('./lower');
+
+/** Thrown by a closure for anything it does not take; never seen outside lib/js-backend.js. */
+const FAULT = Object.freeze({ fault: true });
+
+const def = (d) => TYPES.get(d.type);
+const hasOwn = Object.hasOwn;
+const ObjectPrototype = Object.prototype;
+
+const wellFormed =
+  typeof String.prototype.isWellFormed === 'function'
+    ? (s) => s.isWellFormed()
+    : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+
+// A fatal decoder: invalid UTF-8, encoded surrogates and overlong forms throw, as the core
+// rejects them; ignoreBOM keeps a leading U+FEFF.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+// An array-index key ("0" ... "4294967294", no leading zero), or -1.
+function arrayIndex(key) {
+  const n = key.length;
+  if (n === 0 || n > 10) return -1;
+  const c0 = key.charCodeAt(0);
+  if (c0 < 48 || c0 > 57 || (c0 === 48 && n > 1)) return -1;
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const c = key.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v < 4294967295 ? v : -1;
+}
+
+function setKey(o, key, v) {
+  if (key in ObjectPrototype) rt.defineOwn(o, key, v);
+  else o[key] = v;
+}
+
+// ---- decode ---------------------------------------------------------------------------
+
+/**
+ * The state of one decode: the input, where it is, the limits, the estimated heap of the
+ * values so far and of the text (`units`, `wide`: two bytes a unit past U+00FF).
+ */
+class In {
+  constructor(limits, budget) {
+    this.b = null;
+    this.p = 0;
+    this.n = 0;
+    this.dv = null;
+    this.depth = 0;
+    this.heap = 0;
+    this.units = 0;
+    this.wide = false;
+    this.maxString = limits.maxStringBytes;
+    this.maxBytes = limits.maxBytesLength;
+    this.maxArray = limits.maxArrayLength;
+    this.maxDepth = limits.maxDepth;
+    this.budget = budget;
+  }
+
+  charge(cost) {
+    if ((this.heap += cost) > this.budget) throw FAULT;
+  }
+
+  byte() {
+    if (this.p >= this.n) throw FAULT;
+    return this.b[this.p++];
+  }
+
+  /** A varint of at most 32 bits (canonical). */
+  varint() {
+    const b = this.b;
+    let p = this.p;
+    if (p >= this.n) throw FAULT;
+    let x = b[p++];
+    if (x < 0x80) {
+      this.p = p;
+      return x;
+    }
+    x &= 0x7f;
+    for (let shift = 7; shift < 35; shift += 7) {
+      if (p >= this.n) throw FAULT;
+      const c = b[p++];
+      if (shift === 28 && c > 0x0f) throw FAULT;
+      x += (c & 0x7f) * 2 ** shift;
+      if (c < 0x80) {
+        if (c === 0) throw FAULT;
+        this.p = p;
+        return x;
+      }
+    }
+    throw FAULT;
+  }
+
+  /** A varint of at most 64 bits, as a bigint (canonical). */
+  varint64() {
+    const b = this.b;
+    let p = this.p;
+    let x = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (p >= this.n) throw FAULT;
+      const c = b[p++];
+      if (i === 9 && c > 0x01) throw FAULT;
+      x |= BigInt(c & 0x7f) << BigInt(7 * i);
+      if (c < 0x80) {
+        if (c === 0 && i > 0) throw FAULT;
+        this.p = p;
+        return x;
+      }
+    }
+    throw FAULT;
+  }
+
+  /** A zigzag varint of up to 64 bits that must be a safe integer, as a number. */
+  zigzag53() {
+    const start = this.p;
+    const b = this.b;
+    // Up to 4 bytes (28 bits) by bit operations; longer ones as a bigint.
+    let p = start;
+    let x = 0;
+    for (let shift = 0; shift < 28; shift += 7) {
+      if (p >= this.n) throw FAULT;
+      const c = b[p++];
+      x |= (c & 0x7f) << shift;
+      if (c < 0x80) {
+        if (c === 0 && shift > 0) throw FAULT;
+        this.p = p;
+        return (x >>> 1) ^ -(x & 1);
+      }
+    }
+    const u = this.varint64();
+    const v = (u >> 1n) ^ -(u & 1n);
+    if (v > 9007199254740991n || v < -9007199254740991n) throw FAULT;
+    return Number(v);
+  }
+
+  /** A length or count, within `limit` and the bytes left at `each` bytes an item. */
+  count(limit, each) {
+    const n = this.varint();
+    if (n > limit || n * each > this.n - this.p) throw FAULT;
+    return n;
+  }
+
+  view() {
+    if (this.dv === null) this.dv = new DataView(this.b.buffer, this.b.byteOffset, this.b.byteLength);
+    return this.dv;
+  }
+
+  /** `len` bytes of UTF-8 as a string. */
+  text(len) {
+    const b = this.b;
+    const p = this.p;
+    const end = p + len;
+    if (end > this.n) throw FAULT;
+    let s;
+    if (len <= 24) {
+      s = '';
+      let k = p;
+      for (; k < end; k++) {
+        const c = b[k];
+        if (c >= 0x80) break;
+        s += String.fromCharCode(c);
+      }
+      if (k < end) s = this.decodeUtf8(p, end);
+    } else s = this.decodeUtf8(p, end);
+    this.p = end;
+    this.units += s.length;
+    return s;
+  }
+
+  decodeUtf8(p, end) {
+    let s;
+    try {
+      s = utf8.decode(this.b.subarray(p, end));
+    } catch {
+      throw FAULT;
+    }
+    // eslint-disable-next-line no-control-regex
+    if (!this.wide && /[^\u0000-\u00ff]/.test(s)) this.wide = true;
+    return s;
+  }
+}
+
+// ---- encode ---------------------------------------------------------------------------
+
+/** A growable byte buffer (the message being written). */
+class Out {
+  constructor(size) {
+    this.U = new Uint8Array(size);
+    this.DV = new DataView(this.U.buffer);
+    this.o = 0;
+    this.depth = 0;
+  }
+
+  need(n) {
+    if (this.o + n <= this.U.length) return;
+    const U = new Uint8Array(Math.max(this.U.length * 2, this.o + n));
+    U.set(this.U.subarray(0, this.o));
+    this.U = U;
+    this.DV = new DataView(U.buffer);
+  }
+
+  byte(b) {
+    if (this.o >= this.U.length) this.need(1);
+    this.U[this.o++] = b;
+  }
+
+  varint(n) {
+    if (this.o + 5 > this.U.length) this.need(5);
+    const U = this.U;
+    let o = this.o;
+    while (n > 127) {
+      U[o++] = (n & 127) | 128;
+      n >>>= 7;
+    }
+    U[o++] = n;
+    this.o = o;
+  }
+
+  varintBig(z) {
+    this.need(10);
+    while (z > 127n) {
+      this.U[this.o++] = Number(z & 127n) | 128;
+      z >>= 7n;
+    }
+    this.U[this.o++] = Number(z);
+  }
+
+  /** A safe integer as a zigzag varint of up to 64 bits. */
+  zigzag(x) {
+    if ((x | 0) === x) return this.varint(((x << 1) ^ (x >> 31)) >>> 0);
+    if (x <= 2 ** 51 && x >= -(2 ** 51)) {
+      let z = x < 0 ? -2 * x - 1 : 2 * x;
+      this.need(10);
+      const U = this.U;
+      let o = this.o;
+      while (z > 127) {
+        U[o++] = (z % 128) | 128;
+        z = Math.floor(z / 128);
+      }
+      U[o++] = z;
+      this.o = o;
+      return;
+    }
+    const b = BigInt(x);
+    this.varintBig(b < 0n ? -2n * b - 1n : 2n * b);
+  }
+
+  /** A well-formed string: its varint byte length and its UTF-8. */
+  string(s) {
+    const n = s.length;
+    this.need(5 + 3 * n);
+    const U = this.U;
+    const at = this.o;
+    if (n < 128) {
+      // One length byte if the UTF-8 is under 128 bytes too (ASCII always is).
+      let o = at + 1;
+      let k = 0;
+      for (; k < n; k++) {
+        const c = s.charCodeAt(k);
+        if (c >= 0x80) break;
+        U[o++] = c;
+      }
+      if (k === n) {
+        U[at] = n;
+        this.o = o;
+        return;
+      }
+    }
+    const head = n < 43 ? 1 : n < 5462 ? 2 : n < 699051 ? 3 : n < 89478486 ? 4 : 5;
+    const o = writeUtf8(s, U, at + head);
+    const len = o - at - head;
+    const lenBytes = len < 128 ? 1 : len < 16384 ? 2 : len < 2097152 ? 3 : len < 268435456 ? 4 : 5;
+    if (lenBytes !== head) U.copyWithin(at + lenBytes, at + head, o);
+    this.o = at;
+    this.varint(len);
+    this.o = at + lenBytes + len;
+  }
+}
+
+// Writes well-formed `s` as UTF-8 at `o` of `U` (room for 3 bytes a unit); returns the end.
+function writeUtf8(s, U, o) {
+  const n = s.length;
+  for (let k = 0; k < n; k++) {
+    let ch = s.charCodeAt(k);
+    if (ch < 0x80) U[o++] = ch;
+    else if (ch < 0x800) {
+      U[o++] = 0xc0 | (ch >> 6);
+      U[o++] = 0x80 | (ch & 63);
+    } else if (ch >= 0xd800 && ch <= 0xdbff) {
+      ch = 0x10000 + ((ch - 0xd800) << 10) + (s.charCodeAt(++k) - 0xdc00);
+      U[o++] = 0xf0 | (ch >> 18);
+      U[o++] = 0x80 | ((ch >> 12) & 63);
+      U[o++] = 0x80 | ((ch >> 6) & 63);
+      U[o++] = 0x80 | (ch & 63);
+    } else {
+      U[o++] = 0xe0 | (ch >> 12);
+      U[o++] = 0x80 | ((ch >> 6) & 63);
+      U[o++] = 0x80 | (ch & 63);
+    }
+  }
+  return o;
+}
+
+// ---- the compiler ---------------------------------------------------------------------
+
+/**
+ * The closures of operation graph `root` (lib/lower.js): `{ encode(w, x), decode(r) }`
+ * for an `Out` and an `In`. `m`: the codec's marshaller (variant tests, defaults,
+ * constraint checks of a type's own `test`).
+ */
+function compile(root, m) {
+  const encoders = new Map();
+  const decoders = new Map();
+
+  function enc(op) {
+    let f = encoders.get(op);
+    if (f === undefined) {
+      // A call's body may be compiled while it is: the closure looks it up when run.
+      encoders.set(op, (w, x) => f(w, x));
+      f = makeEncoder(op);
+      encoders.set(op, f);
+    }
+    return f;
+  }
+
+  function dec(op) {
+    let f = decoders.get(op);
+    if (f === undefined) {
+      decoders.set(op, (r) => f(r));
+      f = makeDecoder(op);
+      decoders.set(op, f);
+    }
+    return f;
+  }
+
+  // A leaf's constraints, by its type's own test (the exact walk words the error).
+  const checkedBy = (op, f) => {
+    if (!op.checked) return f;
+    const d = op.d;
+    const test = def(d).test;
+    return (w, x) => {
+      if (!test(d, x, m)) throw FAULT;
+      f(w, x);
+    };
+  };
+
+  function makeEncoder(op) {
+    switch (op.op) {
+      case 'bool':
+        return (w, x) => {
+          if (typeof x !== 'boolean') throw FAULT;
+          w.byte(x ? 1 : 0);
+        };
+      case 'uint8':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'number' || (x & 255) !== x) throw FAULT;
+          w.byte(x);
+        });
+      case 'int8':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'number' || (x << 24) >> 24 !== x) throw FAULT;
+          w.byte(x & 255);
+        });
+      case 'uint16':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'number' || (x & 65535) !== x) throw FAULT;
+          w.varint(x);
+        });
+      case 'uint32':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'number' || x >>> 0 !== x) throw FAULT;
+          w.varint(x);
+        });
+      case 'int16':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'number' || (x << 16) >> 16 !== x) throw FAULT;
+          w.varint(((x << 1) ^ (x >> 31)) >>> 0);
+        });
+      case 'int32':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'number' || (x | 0) !== x) throw FAULT;
+          w.varint(((x << 1) ^ (x >> 31)) >>> 0);
+        });
+      case 'int':
+        return checkedBy(op, (w, x) => {
+          if (!Number.isSafeInteger(x)) throw FAULT;
+          w.zigzag(x);
+        });
+      case 'int64':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'bigint' || x < -9223372036854775808n || x > 9223372036854775807n) throw FAULT;
+          w.varintBig(BigInt.asUintN(64, (x << 1n) ^ (x >> 63n)));
+        });
+      case 'uint64':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'bigint' || x < 0n || x > 18446744073709551615n) throw FAULT;
+          w.varintBig(x);
+        });
+      case 'float32':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'number') throw FAULT;
+          w.need(4);
+          w.DV.setFloat32(w.o, x, true);
+          w.o += 4;
+        });
+      case 'float64':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'number') throw FAULT;
+          w.need(8);
+          w.DV.setFloat64(w.o, x, true);
+          w.o += 8;
+        });
+      case 'date':
+        return (w, x) => {
+          const ms = rt.dateTime(x);
+          if (ms !== ms) throw FAULT;
+          w.zigzag(ms);
+        };
+      case 'string':
+        return checkedBy(op, (w, x) => {
+          if (typeof x !== 'string' || !wellFormed(x)) throw FAULT;
+          w.string(x);
+        });
+      case 'bytes':
+        return checkedBy(op, (w, x) => {
+          if (rt.typedKind(x) !== 'Uint8Array') throw FAULT;
+          const u = rt.inputView(x, 0, rt.inputLength(x));
+          w.varint(u.length);
+          w.need(u.length);
+          w.U.set(u, w.o);
+          w.o += u.length;
+        });
+      case 'typed': {
+        const { tag } = op;
+        return (w, x) => {
+          if (rt.typedKind(x) !== tag) throw FAULT;
+          const u = new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+          w.varint(x.length);
+          w.need(u.length);
+          w.U.set(u, w.o);
+          w.o += u.length;
+        };
+      }
+      case 'enum': {
+        const { index } = op;
+        return (w, x) => {
+          const k = typeof x === 'string' ? index.get(x) : undefined;
+          if (k === undefined) throw FAULT;
+          w.varint(k);
+        };
+      }
+      case 'const': {
+        const { value } = op;
+        return (w, x) => {
+          if (!Object.is(x, value)) throw FAULT;
+        };
+      }
+      case 'json':
+        return (w, x) => {
+          if (!writeJson(w, x, w.depth, m.maxDepth)) throw FAULT;
+        };
+      case 'array': {
+        const item = enc(op.items);
+        const { min, max } = op;
+        return (w, x) => {
+          if (!Array.isArray(x)) throw FAULT;
+          const n = x.length;
+          if ((min !== undefined && n < min) || (max !== undefined && n > max)) throw FAULT;
+          w.varint(n);
+          for (let k = 0; k < n; k++) item(w, x[k]);
+        };
+      }
+      case 'tuple': {
+        const items = op.items.map(enc);
+        return (w, x) => {
+          if (!Array.isArray(x) || x.length !== items.length) throw FAULT;
+          for (let k = 0; k < items.length; k++) items[k](w, x[k]);
+        };
+      }
+      case 'object': {
+        const fields = op.fields.map((f) => ({ ...f, put: enc(f.node), value: f.kind === 'default' ? () => m.defaultValue(f.d) : null }));
+        const { strict } = op;
+        return (w, x) => {
+          if (typeof x !== 'object' || x === null || Array.isArray(x)) throw FAULT;
+          for (let k = 0; k < fields.length; k++) {
+            const f = fields[k];
+            const v = f.own && !hasOwn(x, f.name) ? undefined : x[f.name];
+            if (f.kind === 'plain') f.put(w, v);
+            else if (f.kind === 'optional') {
+              if (v === undefined) w.byte(0);
+              else {
+                w.byte(1);
+                f.put(w, v);
+              }
+            } else f.put(w, v === undefined ? f.value() : v);
+          }
+          if (strict !== null && !rt.onlyKeys(x, strict)) throw FAULT;
+        };
+      }
+      case 'presence': {
+        const of = enc(op.of);
+        const { absent } = op;
+        return (w, x) => {
+          if (x === absent) w.byte(0);
+          else {
+            w.byte(1);
+            of(w, x);
+          }
+        };
+      }
+      case 'default': {
+        const of = enc(op.of);
+        const d = op.d;
+        return (w, x) => of(w, x === undefined ? m.defaultValue(d) : x);
+      }
+      case 'record': {
+        const value = enc(op.values);
+        const { max } = op;
+        return (w, x) => {
+          if (!rt.isPlainObject(x)) throw FAULT;
+          const keys = Object.keys(x);
+          const n = keys.length;
+          if (max !== undefined && n > max) throw FAULT;
+          w.varint(n);
+          for (let k = 0; k < n; k++) {
+            const key = keys[k];
+            if (!wellFormed(key)) throw FAULT;
+            w.string(key);
+            value(w, x[key]);
+          }
+        };
+      }
+      case 'map': {
+        const key = enc(op.keys);
+        const value = enc(op.values);
+        const { max } = op;
+        return (w, x) => {
+          if (!rt.isMap(x)) throw FAULT;
+          if (max !== undefined && x.size > max) throw FAULT;
+          w.varint(x.size);
+          for (const [k, v] of x) {
+            key(w, k);
+            value(w, v);
+          }
+        };
+      }
+      case 'union': {
+        const variants = op.variants.map(enc);
+        const ds = op.ds;
+        return (w, x) => {
+          for (let k = 0; k < ds.length; k++) {
+            if (m.test(ds[k], x)) {
+              w.varint(k);
+              variants[k](w, x);
+              return;
+            }
+          }
+          throw FAULT;
+        };
+      }
+      case 'tagged': {
+        const variants = op.variants.map(enc);
+        const { key, index } = op;
+        const own = key in ObjectPrototype;
+        return (w, x) => {
+          if (typeof x !== 'object' || x === null || Array.isArray(x)) throw FAULT;
+          const k = index.get(own && !hasOwn(x, key) ? undefined : x[key]);
+          if (k === undefined) throw FAULT;
+          w.varint(k);
+          variants[k](w, x);
+        };
+      }
+      case 'call': {
+        const body = enc(op.body);
+        return (w, x) => {
+          if (w.depth >= m.maxDepth) throw FAULT;
+          w.depth++;
+          body(w, x);
+          w.depth--;
+        };
+      }
+      default:
+        throw new Error(`shorn: internal error: no closure writes ${op.op}`);
+    }
+  }
+
+  const checkedRead = (op, f) => {
+    if (!op.checked) return f;
+    const d = op.d;
+    const test = def(d).test;
+    return (r) => {
+      const v = f(r);
+      if (!test(d, v, m)) throw FAULT;
+      return v;
+    };
+  };
+
+  function makeDecoder(op) {
+    switch (op.op) {
+      case 'bool':
+        return (r) => {
+          const b = r.byte();
+          if (b > 1) throw FAULT;
+          return b === 1;
+        };
+      case 'uint8':
+        return checkedRead(op, (r) => r.byte());
+      case 'int8':
+        return checkedRead(op, (r) => (r.byte() << 24) >> 24);
+      case 'uint16':
+        return checkedRead(op, (r) => {
+          const v = r.varint();
+          if (v > 65535) throw FAULT;
+          return v;
+        });
+      case 'uint32':
+        return checkedRead(op, (r) => r.varint());
+      case 'int16':
+        return checkedRead(op, (r) => {
+          const u = r.varint();
+          if (u > 65535) throw FAULT;
+          return (u >>> 1) ^ -(u & 1);
+        });
+      case 'int32':
+        return checkedRead(op, (r) => {
+          const u = r.varint();
+          return (u >>> 1) ^ -(u & 1);
+        });
+      case 'int':
+        return checkedRead(op, (r) => r.zigzag53());
+      case 'int64':
+        return checkedRead(op, (r) => {
+          const u = r.varint64();
+          return (u >> 1n) ^ -(u & 1n);
+        });
+      case 'uint64':
+        return checkedRead(op, (r) => r.varint64());
+      case 'float32':
+        return checkedRead(op, (r) => {
+          if (r.p + 4 > r.n) throw FAULT;
+          const v = r.view().getFloat32(r.p, true);
+          r.p += 4;
+          return v;
+        });
+      case 'float64':
+        return checkedRead(op, (r) => {
+          if (r.p + 8 > r.n) throw FAULT;
+          const v = r.view().getFloat64(r.p, true);
+          r.p += 8;
+          return v;
+        });
+      case 'date':
+        return (r) => {
+          const ms = r.zigzag53();
+          if (ms > 8.64e15 || ms < -8.64e15) throw FAULT;
+          return new Date(ms);
+        };
+      case 'string':
+        return checkedRead(op, (r) => r.text(r.count(r.maxString, 1)));
+      case 'bytes':
+        return checkedRead(op, (r) => {
+          const n = r.count(r.maxBytes, 1);
+          r.charge(n);
+          const u = r.b.slice(r.p, r.p + n);
+          r.p += n;
+          return u;
+        });
+      case 'typed': {
+        const { Class } = op;
+        const size = Class.BYTES_PER_ELEMENT;
+        return (r) => {
+          const n = r.count(r.maxArray, size);
+          r.charge(n * size);
+          const out = new Class(n);
+          new Uint8Array(out.buffer).set(r.b.subarray(r.p, r.p + n * size));
+          r.p += n * size;
+          return out;
+        };
+      }
+      case 'enum': {
+        const { values } = op;
+        return (r) => {
+          const k = r.varint();
+          if (k >= values.length) throw FAULT;
+          return values[k];
+        };
+      }
+      case 'const': {
+        const { value } = op;
+        return () => value;
+      }
+      case 'json':
+        return (r) => readJson(r, r.depth);
+      case 'array': {
+        const item = dec(op.items);
+        const { min, max, minItem, itemCost } = op;
+        return (r) => {
+          const n = r.count(r.maxArray, minItem);
+          if ((min !== undefined && n < min) || (max !== undefined && n > max)) throw FAULT;
+          r.charge(n * itemCost);
+          const a = new Array(n);
+          for (let k = 0; k < n; k++) a[k] = item(r);
+          return a;
+        };
+      }
+      case 'tuple': {
+        const items = op.items.map(dec);
+        return (r) => {
+          const a = [];
+          for (let k = 0; k < items.length; k++) a.push(items[k](r));
+          return a;
+        };
+      }
+      case 'object': {
+        const fields = op.fields.map((f) => ({ name: f.name, optional: f.kind === 'optional', take: dec(f.node), define: f.name in ObjectPrototype }));
+        return (r) => {
+          const o = {};
+          for (let k = 0; k < fields.length; k++) {
+            const f = fields[k];
+            if (f.optional) {
+              const b = r.byte();
+              if (b === 0) continue;
+              if (b !== 1) throw FAULT;
+            }
+            const v = f.take(r);
+            if (f.define) rt.defineOwn(o, f.name, v);
+            else o[f.name] = v;
+          }
+          return o;
+        };
+      }
+      case 'presence': {
+        const of = dec(op.of);
+        const { absent, cost } = op;
+        return (r) => {
+          const b = r.byte();
+          if (b === 0) return absent;
+          if (b !== 1) throw FAULT;
+          r.charge(cost);
+          return of(r);
+        };
+      }
+      case 'default':
+        return dec(op.of);
+      case 'record': {
+        const value = dec(op.values);
+        const { max, minEntry, entryCost } = op;
+        return (r) => {
+          const n = r.count(r.maxArray, minEntry);
+          if (max !== undefined && n > max) throw FAULT;
+          r.charge(n * entryCost);
+          const o = {};
+          let last = -1;
+          let named = false;
+          for (let k = 0; k < n; k++) {
+            const key = r.text(r.count(r.maxString, 1));
+            const index = arrayIndex(key);
+            if (index >= 0) {
+              if (named || index <= last) throw FAULT;
+              last = index;
+            } else {
+              named = true;
+              if (hasOwn(o, key)) throw FAULT;
+            }
+            setKey(o, key, value(r));
+          }
+          return o;
+        };
+      }
+      case 'map': {
+        const key = dec(op.keys);
+        const value = dec(op.values);
+        const { max, minEntry, entryCost } = op;
+        const float = op.keys.op === 'float64';
+        return (r) => {
+          const n = r.count(r.maxArray, minEntry);
+          if (max !== undefined && n > max) throw FAULT;
+          r.charge(n * entryCost);
+          const out = new Map();
+          for (let k = 0; k < n; k++) {
+            const kv = key(r);
+            if (float && Object.is(kv, -0)) throw FAULT;
+            out.set(kv, value(r));
+          }
+          // A repeated key (by any comparison the core makes, a Map's included).
+          if (out.size !== n) throw FAULT;
+          return out;
+        };
+      }
+      case 'union':
+      case 'tagged': {
+        const variants = op.variants.map(dec);
+        const { costs } = op;
+        return (r) => {
+          const k = r.varint();
+          if (k >= variants.length) throw FAULT;
+          r.charge(costs[k]);
+          return variants[k](r);
+        };
+      }
+      case 'call': {
+        const body = dec(op.body);
+        const { cost } = op;
+        return (r) => {
+          if (r.depth >= r.maxDepth) throw FAULT;
+          r.charge(cost);
+          r.depth++;
+          const v = body(r);
+          r.depth--;
+          return v;
+        };
+      }
+      default:
+        throw new Error(`shorn: internal error: no closure reads ${op.op}`);
+    }
+  }
+
+  return { encode: enc(root), decode: dec(root) };
+}
+
+// ---- json (docs/FORMAT.md, "json") ----------------------------------------------------
+
+function writeJson(w, x, depth, max) {
+  if (typeof x === 'string') {
+    if (!wellFormed(x)) return false;
+    const start = w.o;
+    w.string(x);
+    const U = w.U;
+    const len = U[start] < 128 ? U[start] : -1;
+    if (len >= 0 && len < 64) U[start] = 0x80 | len;
+    else {
+      w.need(1);
+      w.U.copyWithin(start + 1, start, w.o);
+      w.U[start] = 0x05;
+      w.o++;
+    }
+    return true;
+  }
+  if (typeof x === 'number') {
+    if (Number.isSafeInteger(x) && !(x === 0 && 1 / x < 0)) {
+      if (x >= 0 && x <= 63) w.byte(0x40 | x);
+      else {
+        w.byte(0x04);
+        w.zigzag(x);
+      }
+      return true;
+    }
+    if (!Number.isFinite(x)) return false;
+    w.need(9);
+    w.U[w.o++] = 0x03;
+    w.DV.setFloat64(w.o, x, true);
+    w.o += 8;
+    return true;
+  }
+  if (typeof x === 'boolean') {
+    w.byte(x ? 2 : 1);
+    return true;
+  }
+  if (typeof x !== 'object') return false;
+  if (x === null) {
+    w.byte(0);
+    return true;
+  }
+  if (depth >= max) return false;
+  if (Array.isArray(x)) {
+    const n = x.length;
+    if (n < 32) w.byte(0xc0 | n);
+    else {
+      w.byte(0x06);
+      w.varint(n);
+    }
+    for (let k = 0; k < n; k++) if (!writeJson(w, x[k], depth + 1, max)) return false;
+    return true;
+  }
+  if (!rt.isPlainObject(x)) return false;
+  const keys = Object.keys(x);
+  const n = keys.length;
+  if (n < 32) w.byte(0xe0 | n);
+  else {
+    w.byte(0x07);
+    w.varint(n);
+  }
+  for (let k = 0; k < n; k++) {
+    const key = keys[k];
+    if (!wellFormed(key)) return false;
+    w.string(key);
+    if (!writeJson(w, x[key], depth + 1, max)) return false;
+  }
+  return true;
+}
+
+function readJson(r, depth) {
+  const tag = r.byte();
+  if (tag <= 0x02) return tag === 0 ? null : tag === 2;
+  if (tag >= 0x40 && tag <= 0x7f) return tag & 0x3f;
+  if (tag >= 0x80 && tag <= 0xbf) {
+    r.charge(HEAP.string);
+    return r.text(tag & 0x3f);
+  }
+  if (tag === 0x03) {
+    if (r.p + 8 > r.n) throw FAULT;
+    const v = r.view().getFloat64(r.p, true);
+    r.p += 8;
+    if (!Number.isFinite(v) || (Number.isSafeInteger(v) && !Object.is(v, -0))) throw FAULT;
+    r.charge(HEAP_NUMBER);
+    return v;
+  }
+  if (tag === 0x04) {
+    const v = r.zigzag53();
+    if (v >= 0 && v <= 63) throw FAULT;
+    r.charge(HEAP_NUMBER);
+    return v;
+  }
+  if (tag === 0x05) {
+    const n = r.count(r.maxString, 1);
+    if (n < 64) throw FAULT;
+    r.charge(HEAP.string);
+    return r.text(n);
+  }
+  if (tag === 0x06 || tag === 0x07 || tag >= 0xc0) {
+    const object = tag === 0x07 || tag >= 0xe0;
+    const min = object ? 2 : 1;
+    let n;
+    if (tag < 0x08) {
+      n = r.count(r.maxArray, min);
+      if (n < 32) throw FAULT;
+    } else {
+      n = tag & 0x1f;
+      if (n * min > r.n - r.p) throw FAULT;
+    }
+    r.charge(object ? HEAP.record + n * HEAP.entry : HEAP.array + n * HEAP.item);
+    if (depth >= r.maxDepth) throw FAULT;
+    if (!object) {
+      const a = new Array(n);
+      for (let k = 0; k < n; k++) a[k] = readJson(r, depth + 1);
+      return a;
+    }
+    const o = {};
+    let last = -1;
+    let named = false;
+    for (let k = 0; k < n; k++) {
+      const key = r.text(r.count(r.maxString, 1));
+      const index = arrayIndex(key);
+      if (index >= 0) {
+        if (named || index <= last) throw FAULT;
+        last = index;
+      } else {
+        named = true;
+        if (hasOwn(o, key)) throw FAULT;
+      }
+      setKey(o, key, readJson(r, depth + 1));
+    }
+    return o;
+  }
+  throw FAULT;
+}
+
+module.exports = { compile, In, Out, FAULT, wellFormed, writeJson };

@@ -1,0 +1,95 @@
+'use strict';
+// The lowering of a descriptor into operations, each type's by its own `lower` member
+// (lib/types/): a small set, the shape of the Rust core's Program (src/program.rs) —
+// leaves (`bool`, the integers, floats, `date`, `string`, `bytes`, `typed`, `enum`,
+// `const`, `json`), `array`, `tuple`, `object` (fields, each plain, optional or with a
+// default), `presence` (nullable), `default`, `record`, `map` (entries), `union` and
+// `tagged` (branches), and `call` (a recursive definition). Each operation also holds its
+// descriptor (`d`) and whether it has constraints (`checked`). Back ends run over it:
+// lib/closures.js (no code generation). This is the driver; it knows no type.
+
+const { TYPES } = require('./types');
+const { constraintsOf } = require('./constraints');
+
+// src/types/*.rs: the estimated JS heap of decoded values (docs/FORMAT.md, "Limits").
+const HEAP_NUMBER = 16;
+const HEAP = { string: 40, bytes: 216, date: 96, int64: 32, array: 48, item: 11, object: 24, field: 8, record: 64, entry: 56, map: 208, mapEntry: 40 };
+const NUMBERS = new Set(['uint8', 'uint16', 'uint32', 'int8', 'int16', 'int32', 'int', 'float32', 'float64']);
+const TYPED = new Set(['float64Array', 'float32Array', 'int32Array', 'uint32Array', 'int16Array', 'uint16Array', 'int8Array']);
+
+/** `heap_cost` of src/types/mod.rs: the estimated JS heap one value of `d` takes. */
+function heapCost(d) {
+  const t = d.type;
+  if (NUMBERS.has(t)) return HEAP_NUMBER;
+  if (TYPED.has(t) || t === 'bytes') return HEAP.bytes;
+  switch (t) {
+    case 'int64':
+    case 'uint64':
+      return HEAP.int64;
+    case 'date':
+      return HEAP.date;
+    case 'string':
+      return HEAP.string;
+    case 'array':
+      return HEAP.array;
+    case 'tuple':
+      return d.items.reduce((n, item) => n + HEAP.item + elementCost(item), HEAP.array);
+    case 'object':
+      return d.fields.reduce((n, f) => n + HEAP.field + heapCost(f.schema), HEAP.object);
+    case 'record':
+      return HEAP.record;
+    case 'map':
+      return HEAP.map;
+    case 'default':
+      return heapCost(d.of);
+    default:
+      return 0;
+  }
+}
+
+/** `element_cost`: an array's numbers are unboxed. */
+function elementCost(d) {
+  return NUMBERS.has(d.type) ? 0 : heapCost(d);
+}
+
+/**
+ * Lowers `descriptor`: its operation graph (a recursive definition's `call` refers to the
+ * definition's operation, made once). `m`: the codec's marshaller (enum indexes, variant
+ * tests, defaults); `sizes`: what gives the fewest bytes of a value (`minBytes(d)`, as
+ * `shorn inspect` computes it).
+ */
+function lower(descriptor, m, sizes) {
+  const done = new Map();
+  const calls = new Map();
+  const L = {
+    m,
+    node(d) {
+      let op = done.get(d);
+      if (op === undefined) {
+        op = TYPES.get(d.type).lower(d, L);
+        op.d = d;
+        op.checked = constraintsOf(d).length > 0;
+        done.set(d, op);
+      }
+      return op;
+    },
+    /** A recursive definition `def` (its `recursive` descriptor), called. */
+    call(def) {
+      let op = calls.get(def);
+      if (op === undefined) {
+        op = { op: 'call', body: null, cost: heapCost(def.schema) };
+        calls.set(def, op);
+        op.body = L.node(def.schema);
+      }
+      return op;
+    },
+    target: (ref) => m.target(ref),
+    minBytes: (d) => sizes.minBytes(d),
+    cost: heapCost,
+    itemCost: (d) => HEAP.item + elementCost(d),
+    entryCost: (d) => (d.type === 'record' ? HEAP.entry + heapCost(d.values) : HEAP.mapEntry + heapCost(d.keys) + heapCost(d.values)),
+  };
+  return L.node(descriptor);
+}
+
+module.exports = { lower, heapCost, HEAP, HEAP_NUMBER };
