@@ -44,6 +44,20 @@ function arrayIndex(key) {
   return v < 4294967295 ? v : -1;
 }
 
+// A typed array's bytes and its element count, read through the intrinsics (a detached
+// array has none, as the core reads it).
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsic = (key) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, key).get;
+const typedLength = intrinsic('length');
+const typedByteLength = intrinsic('byteLength');
+const typedByteOffset = intrinsic('byteOffset');
+const typedBuffer = intrinsic('buffer');
+const NO_BYTES = new Uint8Array(0);
+function bytesOf(x) {
+  const n = typedByteLength.call(x);
+  return n === 0 ? NO_BYTES : new Uint8Array(typedBuffer.call(x), typedByteOffset.call(x), n);
+}
+
 function setKey(o, key, v) {
   if (key in ObjectPrototype) rt.defineOwn(o, key, v);
   else o[key] = v;
@@ -439,7 +453,7 @@ function compile(root, m) {
       case 'bytes':
         return checkedBy(op, (w, x) => {
           if (rt.typedKind(x) !== 'Uint8Array') throw FAULT;
-          const u = rt.inputView(x, 0, rt.inputLength(x));
+          const u = bytesOf(x);
           w.varint(u.length);
           w.need(u.length);
           w.U.set(u, w.o);
@@ -449,8 +463,8 @@ function compile(root, m) {
         const { tag } = op;
         return (w, x) => {
           if (rt.typedKind(x) !== tag) throw FAULT;
-          const u = new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
-          w.varint(x.length);
+          const u = bytesOf(x);
+          w.varint(typedLength.call(x));
           w.need(u.length);
           w.U.set(u, w.o);
           w.o += u.length;
@@ -551,12 +565,17 @@ function compile(root, m) {
         const { max } = op;
         return (w, x) => {
           if (!rt.isMap(x)) throw FAULT;
-          if (max !== undefined && x.size > max) throw FAULT;
-          w.varint(x.size);
+          const size = x.size;
+          if (max !== undefined && size > max) throw FAULT;
+          w.varint(size);
+          let n = 0;
           for (const [k, v] of x) {
             key(w, k);
             value(w, v);
+            n++;
           }
+          // A size that is not the number of entries (an own `size` getter, say).
+          if (n !== size) throw FAULT;
         };
       }
       case 'union': {
@@ -970,4 +989,4 @@ function readJson(r, depth) {
   throw FAULT;
 }
 
-module.exports = { compile, In, Out, FAULT, wellFormed, writeJson };
+module.exports = { compile, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength };

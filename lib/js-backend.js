@@ -51,6 +51,9 @@ class ByteEncoder extends Encoder {
     super(m, null, 0, '', null);
     this.sink = sink;
     this.cur = null;
+    // A Map's size as written, and the keys and values of its entries put so far (`map`).
+    this.size = -1;
+    this.entries = 0;
     // The first fault the core would find on encode (it checks after JS): thrown after the walk.
     this.fault = null;
   }
@@ -58,14 +61,32 @@ class ByteEncoder extends Encoder {
   put(d, x, shown = d) {
     const prev = this.cur;
     this.cur = d;
+    if (prev !== null && prev.type === 'map') this.entries++;
     if (d.type === 'json') this.json(d, x);
+    else if (d.type === 'map') this.map(d, x, shown);
     else def(d).put(this, d, x, shown);
     this.cur = prev;
+  }
+
+  // A Map whose entries are not as many as its size says (an own `size` getter, an
+  // iterator of its own) cannot be written: the count is written first.
+  map(d, x, shown) {
+    const outer = this.entries;
+    this.entries = 0;
+    this.size = -1;
+    def(d).put(this, d, x, shown);
+    const size = this.size;
+    if (this.entries !== 2 * size) {
+      const at = this.path();
+      throw (this.thrown = new ShornError('ERR_SHORN_INVALID', `${at}: expected a Map whose size is its number of entries, found size ${size} and ${this.entries / 2} entries`, { path: at }));
+    }
+    this.entries = outer;
   }
 
   write(v) {
     const t = this.cur.type;
     const w = this.sink;
+    if (t === 'map') this.size = v;
     if (BYTE.has(t)) w.byte(v);
     else if (VARINT.has(t)) w.varint(v);
     else if (t === 'int8') w.byte(v & 255);
@@ -102,8 +123,8 @@ class ByteEncoder extends Encoder {
 
   blob(x) {
     const w = this.sink;
-    const u = new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
-    w.varint(this.cur.type === 'bytes' ? u.length : x.length);
+    const u = closures.bytesOf(x);
+    w.varint(this.cur.type === 'bytes' ? u.length : closures.typedLength.call(x));
     w.need(u.length);
     w.U.set(u, w.o);
     w.o += u.length;

@@ -215,6 +215,9 @@ const fixed = JSON.parse(fs.readFileSync(path.join(root, 'fuzz', 'schemas.json')
 function makeEntry(name, schema, limits = {}, messages = []) {
   const gen = compile(schema, { ...limits, codegen: true });
   const generic = compile(schema, { ...limits, codegen: false });
+  // The JS back end (lib/js-backend.js), held to the native one: same bytes, values and
+  // errors (code, offset, path).
+  const js = compile(schema, { ...limits, backend: 'js' });
   const defs = new Map();
   hasType(schema, (x) => {
     if (x.type === 'recursive') defs.set(x.name, x.schema);
@@ -226,6 +229,7 @@ function makeEntry(name, schema, limits = {}, messages = []) {
     limits,
     gen,
     generic,
+    js,
     defs,
     union: hasType(schema, (x) => x.type === 'union'),
     messages: messages.map((hex) => Uint8Array.from(Buffer.from(hex, 'hex'))),
@@ -622,6 +626,12 @@ function decodeBoth(entry, bytes) {
   })()];
   const a = tryDecode(entry.gen, bytes, pick(views));
   const b = tryDecode(entry.generic, bytes, pick(views));
+  const c = tryDecode(entry.js, bytes, pick(views));
+  if (a.error || c.error) {
+    if (!a.error || !c.error || a.error.code !== c.error.code || a.error.offset !== c.error.offset || a.error.path !== c.error.path) {
+      throw new Failure('back-ends-disagree-on-decode', `native: ${a.error ? describeError(a.error) : 'ok'}; js: ${c.error ? describeError(c.error) : 'ok'}`, { hex: hex(bytes) });
+    }
+  } else if (!same(a.value, c.value)) throw new Failure('back-ends-disagree-on-decode', 'different values', { hex: hex(bytes) });
   if (a.error || b.error) {
     if (!a.error || !b.error || a.error.code !== b.error.code || a.error.offset !== b.error.offset || a.error.path !== b.error.path) {
       throw new Failure('marshallers-disagree-on-decode', `codegen: ${a.error ? describeError(a.error) : 'ok'}; generic: ${b.error ? describeError(b.error) : 'ok'}`, { hex: hex(bytes) });
@@ -677,7 +687,7 @@ function checkDecoded(entry, bytes, value) {
 // Encodes with both marshallers (`make` builds a fresh value for each); returns the bytes
 // or undefined. `agree`: the two must give the same result (the value has no side effects).
 function encodeBoth(entry, make, { agree = true, label = 'value', proxyReceiver = false } = {}) {
-  const results = [entry.gen, entry.generic].map((codec) => {
+  const results = [entry.gen, entry.generic, entry.js].map((codec) => {
     const value = make();
     const started = process.hrtime.bigint();
     let r;
@@ -707,14 +717,15 @@ function encodeBoth(entry, make, { agree = true, label = 'value', proxyReceiver 
     if (ms > 2000) throw new Failure('slow', `${label}: encode took ${ms.toFixed(0)} ms`, { schema: entry.schema });
     return r;
   });
-  const [a, b] = results;
-  if (a.buffer || b.buffer) {
+  const [a, b, c] = results;
+  if (a.buffer || b.buffer || c.buffer) {
     count('encode.ERR_SHORN_BUFFER');
     return undefined;
   }
   if (agree) {
     const key = (r) => (r.bytes ? `bytes ${hex(r.bytes)}` : r.user ? `user ${r.user}` : `${r.error.code} ${r.error.path}`);
     if (key(a) !== key(b)) throw new Failure('marshallers-disagree-on-encode', `${label}: codegen ${key(a)}; generic ${key(b)}`, { schema: entry.schema });
+    if (key(a) !== key(c)) throw new Failure('back-ends-disagree-on-encode', `${label}: native ${key(a)}; js ${key(c)}`, { schema: entry.schema });
   }
   for (const r of results) {
     if (r.user) count('encode.user-error');
