@@ -11,7 +11,7 @@
 
 const { TYPES } = require('./types');
 const rt = require('./runtime');
-const { HEAP, HEAP_NUMBER } = require('./lower');
+const { HEAP, HEAP_NUMBER, heapCost } = require('./lower');
 
 /** Thrown by a closure for anything it does not take; never seen outside lib/js-backend.js. */
 const FAULT = Object.freeze({ fault: true });
@@ -764,7 +764,8 @@ function compile(root, m) {
         };
       }
       case 'object': {
-        const fields = op.fields.map((f) => ({ name: f.name, optional: f.kind === 'optional', take: dec(f.node), define: f.name in ObjectPrototype }));
+        // An optional field's value, when present, is charged as the core charges it.
+        const fields = op.fields.map((f) => ({ name: f.name, optional: f.kind === 'optional', cost: f.kind === 'optional' ? heapCost(f.d.of) : 0, take: dec(f.node), define: f.name in ObjectPrototype }));
         return (r) => {
           const o = {};
           for (let k = 0; k < fields.length; k++) {
@@ -773,6 +774,7 @@ function compile(root, m) {
               const b = r.byte();
               if (b === 0) continue;
               if (b !== 1) throw FAULT;
+              r.charge(f.cost);
             }
             const v = f.take(r);
             if (f.define) rt.defineOwn(o, f.name, v);

@@ -51,8 +51,9 @@ class ByteEncoder extends Encoder {
     super(m, null, 0, '', null);
     this.sink = sink;
     this.cur = null;
-    // A Map's size as written, and the keys and values of its entries put so far (`map`).
-    this.size = -1;
+    // The sizes of the Maps being written, as written, and the keys and values of the
+    // innermost one's entries put so far (`map`).
+    this.sizes = [];
     this.entries = 0;
     // The first fault the core would find on encode (it checks after JS): thrown after the walk.
     this.fault = null;
@@ -73,9 +74,10 @@ class ByteEncoder extends Encoder {
   map(d, x, shown) {
     const outer = this.entries;
     this.entries = 0;
-    this.size = -1;
+    const sizes = this.sizes.length;
     def(d).put(this, d, x, shown);
-    const size = this.size;
+    const size = this.sizes[sizes];
+    this.sizes.length = sizes;
     if (this.entries !== 2 * size) {
       const at = this.path();
       throw (this.thrown = new ShornError('ERR_SHORN_INVALID', `${at}: expected a Map whose size is its number of entries, found size ${size} and ${this.entries / 2} entries`, { path: at }));
@@ -86,7 +88,7 @@ class ByteEncoder extends Encoder {
   write(v) {
     const t = this.cur.type;
     const w = this.sink;
-    if (t === 'map') this.size = v;
+    if (t === 'map') this.sizes.push(v);
     if (BYTE.has(t)) w.byte(v);
     else if (VARINT.has(t)) w.varint(v);
     else if (t === 'int8') w.byte(v & 255);
@@ -203,7 +205,8 @@ class ByteDecoder extends Inspector {
       if (!this.wide && /[^\u0000-\u00ff]/.test(value)) this.wide = true;
       if (d.type === 'json') this.charge(HEAP.string, at);
     } else if (d.type === 'bytes' || TYPED.has(d.type)) {
-      this.charge(value.byteLength, at);
+      // At its first byte, after the length, as the core charges it.
+      this.charge(value.byteLength, this.pos - value.byteLength);
     } else if (d.type === 'json' && typeof value === 'number' && !(value >= 0 && value <= 63 && Number.isInteger(value))) {
       this.charge(HEAP_NUMBER, at);
     }
