@@ -339,12 +339,19 @@ console.log(JSON.stringify({ require: loaded - start, compile: compiled - loaded
     assert.ok(Number.isFinite(total));
   });
 
-  test('on a platform with no binary (stubbed darwin-arm64) the installed package throws the one clear error', () => {
+  test('on a platform with no binary (stubbed darwin-arm64) the installed package runs on the JS back end; asking for the native one throws the one clear error', () => {
     const stub = `Object.defineProperty(process, 'platform', { value: 'darwin' });
 Object.defineProperty(process, 'arch', { value: 'arm64' });`;
     fs.writeFileSync(path.join(app, 'stub.cjs'), stub);
-    const result = spawnSync(process.execPath, ['--require', './stub.cjs', '-e', "require('shorn')"], { cwd: app, encoding: 'utf8' });
+    const probe = `const { t, compile } = require('shorn');
+const codec = compile(t.object({ id: t.uint32(), name: t.string() }));
+const bytes = codec.encode({ id: 1234, name: 'Ada' });
+console.log(JSON.stringify({ backend: codec.backend, hex: Buffer.from(bytes).toString('hex'), back: codec.decode(bytes) }));
+compile(t.uint8(), { backend: 'native' });`;
+    fs.writeFileSync(path.join(app, 'no-binary.cjs'), probe);
+    const result = spawnSync(process.execPath, ['--require', './stub.cjs', 'no-binary.cjs'], { cwd: app, encoding: 'utf8' });
     assert.equal(result.status, 1);
+    assert.deepEqual(JSON.parse(result.stdout), { backend: 'js', hex: 'd20903416461', back: { id: 1234, name: 'Ada' } });
     const message = result.stderr;
     assert.match(message, /Error: shorn: no native addon for darwin-arm64 /);
     assert.ok(message.includes('the platform package @shorn/darwin-arm64'), message);
@@ -352,5 +359,73 @@ Object.defineProperty(process, 'arch', { value: 'arm64' });`;
     assert.ok(message.includes('`npm run build`'), message);
     assert.ok(message.includes("Rust's cargo"), message);
     assert.ok(message.includes("code: 'ERR_SHORN_NO_ADDON'"), message);
+  });
+});
+
+describe('npm install of the main tarball alone (no platform package: --omit=optional, an unsupported platform)', () => {
+  let alone;
+  before(() => {
+    alone = path.join(scratch, 'alone');
+    fs.mkdirSync(alone);
+    fs.writeFileSync(path.join(alone, 'package.json'), `${JSON.stringify({ name: 'alone', version: '1.0.0', private: true }, null, 2)}\n`);
+    const offline = ['--offline', '--no-audit', '--no-fund', '--registry', 'http://127.0.0.1:9/'];
+    run(findOnPath('npm'), ['install', ...offline, packed.main.file], { cwd: alone, env: npmEnv });
+  });
+
+  test('loads no binary, runs on the JS back end, and reads and writes every golden vector and the six corpora as the native back end does', () => {
+    const files = walk(path.join(alone, 'node_modules'));
+    assert.deepEqual(files.filter((f) => f.file.endsWith('.node')), []);
+    fs.copyFileSync(path.join(ROOT, 'tests', 'golden.json'), path.join(alone, 'golden.json'));
+    const probe = `'use strict';
+const { compile, ShornError } = require('shorn');
+const golden = require('./golden.json');
+const fromHex = (h) => new Uint8Array(Buffer.from(h, 'hex'));
+const SPECIAL = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
+const TYPED = { $float64Array: Float64Array, $float32Array: Float32Array, $int32Array: Int32Array, $uint32Array: Uint32Array, $int16Array: Int16Array, $uint16Array: Uint16Array, $int8Array: Int8Array };
+function from(v) {
+  if (Array.isArray(v)) return v.map(from);
+  if (v === null || typeof v !== 'object') return v;
+  if ('$bytes' in v) return fromHex(v.$bytes);
+  if ('$number' in v) return SPECIAL[v.$number];
+  if ('$bigint' in v) return BigInt(v.$bigint);
+  if ('$date' in v) return new Date(v.$date);
+  if ('$map' in v) return new Map(v.$map.map(([k, x]) => [from(k), from(x)]));
+  for (const [k, C] of Object.entries(TYPED)) if (k in v) return C.from(v[k].map(from));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, from(x)]));
+}
+let backend;
+let vectors = 0;
+for (const v of golden.vectors) {
+  const codec = compile(v.schema);
+  backend = codec.backend;
+  const hex = Buffer.from(codec.encode(from(v.value))).toString('hex');
+  if (hex !== v.hex) throw new Error(v.name + ': wrote ' + hex);
+  codec.decode(fromHex(v.hex));
+  vectors++;
+}
+let rejects = 0;
+for (const r of golden.rejects) {
+  if (r.layer === 'js') continue;
+  const codec = compile(r.schema, r.limits || {});
+  try {
+    codec.decode(fromHex(r.hex));
+    throw new Error(r.name + ': decoded');
+  } catch (e) {
+    if (!(e instanceof ShornError) || e.code !== r.code || e.offset !== r.offset || e.path !== r.path) throw new Error(r.name + ': ' + e.code + ' ' + e.offset + ' ' + e.path);
+  }
+  rejects++;
+}
+console.log(JSON.stringify({ backend, vectors, rejects }));`;
+    fs.writeFileSync(path.join(alone, 'golden.cjs'), probe);
+    const out = JSON.parse(run(process.execPath, ['golden.cjs'], { cwd: alone }));
+    assert.equal(out.backend, 'js');
+    assert.ok(out.vectors >= 40 && out.rejects >= 20, JSON.stringify(out));
+    // The corpora: the same bytes as this checkout's native build writes.
+    const corpus = path.join(__dirname, 'corpus-roundtrip.js');
+    const native = JSON.parse(run(process.execPath, [corpus], { cwd: app }));
+    const js = JSON.parse(run(process.execPath, [corpus], { cwd: alone }));
+    assert.deepEqual(js.addon, []);
+    assert.equal(Object.keys(js.encodings).length, 12);
+    assert.deepEqual(js.encodings, native.encodings);
   });
 });
