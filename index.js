@@ -2,11 +2,11 @@
 // shorn's public API. A schema is compiled once into a native handle (the Rust `Schema`)
 // plus per-schema JS that marshals values to and from it; see README.md and docs/FORMAT.md.
 
-const v8 = require('node:v8');
 const { t } = require('./lib/types');
 const { ShornError, ISSUE, issueOf } = require('./lib/errors');
 const { walk, analyze } = require('./lib/walk');
 const rt = require('./lib/runtime');
+const host = require('./lib/host');
 const codegen = require('./lib/codegen');
 const jsBackend = require('./lib/js-backend');
 const genericMarshaller = require('./lib/generic');
@@ -29,7 +29,7 @@ const MAX_MAX_DEPTH = 1000;
 // The default decode budget: 256 MiB of decoded values (src/program.rs,
 // DEFAULT_MAX_DECODED_BYTES), or an eighth of V8's heap limit where that is less, so no
 // one message can take a process near its heap limit.
-const DEFAULT_MAX_DECODED_BYTES = Math.min(256 * 1024 * 1024, Math.floor(v8.getHeapStatistics().heap_size_limit / 8));
+const DEFAULT_MAX_DECODED_BYTES = Math.min(256 * 1024 * 1024, Math.floor(host.heapLimit() / 8));
 
 // SHORN_BACKEND=js makes every codec compiled without a `backend` option run on the JS
 // back end (for testing it; docs/README "Runtimes").
@@ -348,7 +348,10 @@ function assemble(descriptor, text, settings, overrides) {
 // An encode's result on the JS back end: a Buffer of its own, of the class the native
 // back end's result of that size has (lib/runtime.js, OutBuffer, up to 8 KiB; above, a
 // Buffer: src/binding/mod.rs, SLAB_MAX_MESSAGE), so results compare deep-equal.
-const jsOutput = (sink) => (sink.o > 8192 ? Buffer.from(sink.U.subarray(0, sink.o)) : new rt.OutBuffer(sink.U.slice(0, sink.o).buffer, 0, sink.o));
+const jsOutput =
+  host.Buffer === null
+    ? (sink) => sink.U.slice(0, sink.o)
+    : (sink) => (sink.o > 8192 ? host.Buffer.from(sink.U.subarray(0, sink.o)) : new rt.OutBuffer(sink.U.slice(0, sink.o).buffer, 0, sink.o));
 
 // `assemble` on the JS back end (lib/js-backend.js): the schema is checked by the native
 // compiler where there is one, and the generic marshaller checks values and writes bytes.

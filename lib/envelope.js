@@ -7,6 +7,7 @@
 
 const { ShornError, describe } = require('./errors');
 const rt = require('./runtime');
+const host = require('./host');
 
 const MAGIC = 0xf5;
 const VERSION = 1;
@@ -110,7 +111,7 @@ function registries(api) {
         this.byObject.set(schema, codec);
       }
       const body = codec.encode(value);
-      const out = Buffer.allocUnsafe(HEADER + body.length);
+      const out = host.alloc(HEADER + body.length);
       out[0] = MAGIC;
       out[1] = VERSION;
       const [hi, lo] = halves(codec.fingerprint);

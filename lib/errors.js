@@ -1,6 +1,6 @@
 'use strict';
 
-const { types } = require('node:util');
+const { types, Buffer } = require('./host');
 
 // Intrinsics, so describing a value runs none of its own code.
 const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
@@ -59,7 +59,7 @@ function describe(value) {
   if (Array.isArray(value)) return `array (length ${value.length})`;
   if (types.isTypedArray(value)) {
     const tag = typedArrayTag.call(value);
-    return `${tag === 'Uint8Array' && value instanceof Buffer ? 'Buffer' : tag} (length ${typedArrayLength.call(value)})`;
+    return `${tag === 'Uint8Array' && Buffer !== null && value instanceof Buffer ? 'Buffer' : tag} (length ${typedArrayLength.call(value)})`;
   }
   if (types.isDate(value)) {
     const ms = dateGetTime.call(value);

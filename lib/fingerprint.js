@@ -10,7 +10,7 @@
 // accepts (a constraint: bounds, lengths, a pattern, a format, counts) changes it.
 // Constraints are ordinary members of their nodes, so their keys are sorted like any.
 
-const crypto = require('node:crypto');
+const { sha256Hex } = require('./host');
 
 const VALUE_TYPES = new Set(['literal', 'default']);
 
@@ -35,7 +35,7 @@ function canonical(d, memo = null) {
 
 /** The fingerprint of a (JSON-parsed, compiled) descriptor. */
 function fingerprint(d) {
-  return crypto.createHash('sha256').update(canonical(d), 'utf8').digest('hex').slice(0, 16);
+  return sha256Hex(canonical(d)).slice(0, 16);
 }
 
 module.exports = { canonical, fingerprint };

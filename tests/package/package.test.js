@@ -362,24 +362,13 @@ compile(t.uint8(), { backend: 'native' });`;
   });
 });
 
-describe('npm install of the main tarball alone (no platform package: --omit=optional, an unsupported platform)', () => {
-  let alone;
-  before(() => {
-    alone = path.join(scratch, 'alone');
-    fs.mkdirSync(alone);
-    fs.writeFileSync(path.join(alone, 'package.json'), `${JSON.stringify({ name: 'alone', version: '1.0.0', private: true }, null, 2)}\n`);
-    const offline = ['--offline', '--no-audit', '--no-fund', '--registry', 'http://127.0.0.1:9/'];
-    run(findOnPath('npm'), ['install', ...offline, packed.main.file], { cwd: alone, env: npmEnv });
-  });
-
-  test('loads no binary, runs on the JS back end, and reads and writes every golden vector and the six corpora as the native back end does', () => {
-    const files = walk(path.join(alone, 'node_modules'));
-    assert.deepEqual(files.filter((f) => f.file.endsWith('.node')), []);
-    fs.copyFileSync(path.join(ROOT, 'tests', 'golden.json'), path.join(alone, 'golden.json'));
-    const probe = `'use strict';
-const { compile, ShornError } = require('shorn');
-const golden = require('./golden.json');
-const fromHex = (h) => new Uint8Array(Buffer.from(h, 'hex'));
+// Every golden vector written and read, every reject refused with its code, offset and
+// path, by the installed package (ESM, so Node, Deno and Bun run the same file).
+const GOLDEN_PROBE = `import { readFileSync } from 'node:fs';
+import { compile, ShornError } from 'shorn';
+const golden = JSON.parse(readFileSync(new URL('./golden.json', import.meta.url), 'utf8'));
+const fromHex = (h) => new Uint8Array((h.match(/../g) || []).map((x) => parseInt(x, 16)));
+const toHex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const SPECIAL = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
 const TYPED = { $float64Array: Float64Array, $float32Array: Float32Array, $int32Array: Int32Array, $uint32Array: Uint32Array, $int16Array: Int16Array, $uint16Array: Uint16Array, $int8Array: Int8Array };
 function from(v) {
@@ -398,28 +387,71 @@ let vectors = 0;
 for (const v of golden.vectors) {
   const codec = compile(v.schema);
   backend = codec.backend;
-  const hex = Buffer.from(codec.encode(from(v.value))).toString('hex');
+  const hex = toHex(codec.encode(from(v.value)));
   if (hex !== v.hex) throw new Error(v.name + ': wrote ' + hex);
-  codec.decode(fromHex(v.hex));
+  if (toHex(codec.encode(codec.decode(fromHex(v.hex)))) !== v.hex) throw new Error(v.name + ': decoded value writes other bytes');
   vectors++;
 }
 let rejects = 0;
 for (const r of golden.rejects) {
   if (r.layer === 'js') continue;
-  const codec = compile(r.schema, r.limits || {});
+  let e;
   try {
-    codec.decode(fromHex(r.hex));
-    throw new Error(r.name + ': decoded');
-  } catch (e) {
-    if (!(e instanceof ShornError) || e.code !== r.code || e.offset !== r.offset || e.path !== r.path) throw new Error(r.name + ': ' + e.code + ' ' + e.offset + ' ' + e.path);
+    compile(r.schema, r.limits || {}).decode(fromHex(r.hex));
+  } catch (error) {
+    e = error;
   }
+  if (!(e instanceof ShornError) || e.code !== r.code || e.offset !== r.offset || e.path !== r.path) throw new Error(r.name + ': ' + (e ? e.code + ' ' + e.offset + ' ' + e.path : 'decoded'));
   rejects++;
 }
 console.log(JSON.stringify({ backend, vectors, rejects }));`;
-    fs.writeFileSync(path.join(alone, 'golden.cjs'), probe);
-    const out = JSON.parse(run(process.execPath, ['golden.cjs'], { cwd: alone }));
+
+// Deno and Bun (scripts/tools.js), running a file of the app in `cwd`.
+function runtimes() {
+  const { deno, bun } = tools.paths();
+  return [
+    { name: `Deno ${deno.version}`, args: (file) => [deno.bin, ['run', '--allow-read', '--allow-env', '--allow-ffi', '--allow-sys', file]] },
+    { name: `Bun ${bun.version}`, args: (file) => [bun.bin, [file]] },
+  ];
+}
+
+describe('Deno and Bun run the installed package (the two tarballs)', () => {
+  test('every golden vector, on whichever back end each loads (reported)', (t) => {
+    fs.copyFileSync(path.join(ROOT, 'tests', 'golden.json'), path.join(app, 'golden.json'));
+    fs.writeFileSync(path.join(app, 'golden.mjs'), GOLDEN_PROBE);
+    for (const runtime of runtimes()) {
+      const [command, args] = runtime.args('golden.mjs');
+      const out = JSON.parse(run(command, args, { cwd: app, env: { ...npmEnv, NO_COLOR: '1' } }));
+      t.diagnostic(`${runtime.name}: ${out.vectors} vectors, ${out.rejects} rejects, ${out.backend} back end`);
+      assert.ok(out.vectors >= 40 && out.rejects >= 20, JSON.stringify(out));
+      const forced = JSON.parse(run(command, args, { cwd: app, env: { ...npmEnv, NO_COLOR: '1', SHORN_BACKEND: 'js' } }));
+      assert.equal(forced.backend, 'js', `${runtime.name} with SHORN_BACKEND=js`);
+    }
+  });
+});
+
+describe('npm install of the main tarball alone (no platform package: --omit=optional, an unsupported platform)', () => {
+  let alone;
+  before(() => {
+    alone = path.join(scratch, 'alone');
+    fs.mkdirSync(alone);
+    fs.writeFileSync(path.join(alone, 'package.json'), `${JSON.stringify({ name: 'alone', version: '1.0.0', private: true }, null, 2)}\n`);
+    const offline = ['--offline', '--no-audit', '--no-fund', '--registry', 'http://127.0.0.1:9/'];
+    run(findOnPath('npm'), ['install', ...offline, packed.main.file], { cwd: alone, env: npmEnv });
+  });
+
+  test('loads no binary, runs on the JS back end, and reads and writes every golden vector and the six corpora as the native back end does', () => {
+    const files = walk(path.join(alone, 'node_modules'));
+    assert.deepEqual(files.filter((f) => f.file.endsWith('.node')), []);
+    fs.copyFileSync(path.join(ROOT, 'tests', 'golden.json'), path.join(alone, 'golden.json'));
+    fs.writeFileSync(path.join(alone, 'golden.mjs'), GOLDEN_PROBE);
+    const out = JSON.parse(run(process.execPath, ['golden.mjs'], { cwd: alone }));
     assert.equal(out.backend, 'js');
     assert.ok(out.vectors >= 40 && out.rejects >= 20, JSON.stringify(out));
+    for (const runtime of runtimes()) {
+      const [command, args] = runtime.args('golden.mjs');
+      assert.deepEqual(JSON.parse(run(command, args, { cwd: alone, env: { ...npmEnv, NO_COLOR: '1' } })), out, runtime.name);
+    }
     // The corpora: the same bytes as this checkout's native build writes.
     const corpus = path.join(__dirname, 'corpus-roundtrip.js');
     const native = JSON.parse(run(process.execPath, [corpus], { cwd: app }));
