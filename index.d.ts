@@ -498,6 +498,15 @@ export interface CompileOptions {
    * the generated code, as recursive and `json` values are.
    */
   codegen?: boolean | 'auto';
+  /**
+   * What encodes and decodes: `'native'`, the Rust addon; `'js'`, the JS back end (no
+   * addon, no code generation: a CSP-safe path, and what browsers, workers and a Node
+   * without a binary run); `'auto'` (default): the addon where it loaded and the
+   * environment variable SHORN_BACKEND is not `js`, else the JS back end. Both give the
+   * same bytes, values and errors. `'native'` where no addon loaded throws
+   * ERR_SHORN_NO_ADDON.
+   */
+  backend?: 'auto' | 'native' | 'js';
 }
 
 /** A compiled schema. Compile once at start-up; encode and decode many times. */
@@ -507,7 +516,9 @@ export declare class Codec<D extends Descriptor = Descriptor> {
   readonly schema: D;
   /** Whether per-schema JS was generated (false: the no-`eval` path). */
   readonly generated: boolean;
-  /** Encodes `value`; the Buffer has exactly the encoded length. */
+  /** The back end this codec runs on (CompileOptions.backend). */
+  readonly backend: 'native' | 'js';
+  /** Encodes `value`; the Buffer has exactly the encoded length (a Uint8Array in a browser bundle). */
   encode(value: InferInput<D>): Buffer;
   /**
    * Encodes `value` into `target` at `offset` (default 0) and returns the number of bytes

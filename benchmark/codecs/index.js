@@ -6,8 +6,9 @@ const CODEC_NAMES = ['json-string', 'json-bytes', 'avsc', 'msgpackr', 'schemapac
 const SCHEMALESS = new Set(['json-string', 'json-bytes']);
 const hasSchema = (name) => !SCHEMALESS.has(name);
 
-// Codecs a child can run that no column of run.js's tables has (benchmark/json-mode.js).
-const EXTRA_CODECS = ['shorn-json', 'msgpackr-plain'];
+// Codecs a child can run that no column of run.js's tables has (benchmark/json-mode.js,
+// benchmark/backends.js).
+const EXTRA_CODECS = ['shorn-json', 'msgpackr-plain', 'shorn-js', 'msgpackr-js'];
 
 function loadAdapter(name) {
   if (!CODEC_NAMES.includes(name) && !EXTRA_CODECS.includes(name)) {

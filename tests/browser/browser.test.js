@@ -244,3 +244,27 @@ describe('in Chromium, bundled by esbuild from the packed package', () => {
     assert.equal(violations, 0);
   });
 });
+
+test('examples/browser: the page and its Node server share one schema module, both ways', async () => {
+  const { spawn } = require('node:child_process');
+  const child = spawn(process.execPath, [path.join(ROOT, 'examples', 'browser', 'server.js')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c) => {
+        out += c;
+        const m = /open (http\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.on('exit', (code) => reject(new Error(`the example server exited with ${code}`)));
+    });
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.waitForFunction("document.querySelector('#log').textContent.includes('server says')", { timeout: 30000 });
+    const log = await page.evaluate("document.querySelector('#log').textContent");
+    await page.close();
+    assert.match(log, /^got #1 from server: hi from Node \(js back end\)\nsent #2 \(\d+ bytes\); server says: decoded #2 from browser: hello, server\n$/);
+  } finally {
+    child.kill();
+  }
+});

@@ -14,6 +14,12 @@ const Person = t.object({
 type Person = Infer<typeof Person>;
 
 const codec: Codec<typeof Person> = compile(Person, { maxStringBytes: 1024, codegen: 'auto' });
+// The back end, chosen and reported.
+const onJs = compile(Person, { backend: 'js' });
+const backend: 'native' | 'js' = onJs.backend;
+void backend;
+// @ts-expect-error: no such back end
+compile(Person, { backend: 'wasm' });
 const value: Person = { id: 1, name: 'Ada', age: 36, active: true, tags: ['a'], avatar: null };
 const buf: Buffer = codec.encode(value);
 const back: Person = codec.decode(buf);
