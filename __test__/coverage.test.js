@@ -1,7 +1,7 @@
 'use strict';
 // One place per type, and no type left half-done: every descriptor type the native
-// compiler accepts must have a builder in `t`, a module in lib/types, a declaration in
-// index.d.ts, a section in docs/FORMAT.md, golden vectors, and a row in the type table.
+// compiler accepts must have a builder in `t`, a module in lib/types (with its lowering),
+// a declaration in index.d.ts, a section in docs/FORMAT.md, golden vectors, and a row in the type table.
 // Adding a type to src/types/ without the rest fails here, naming what is missing.
 
 const { test } = require('node:test');
@@ -34,6 +34,14 @@ test('every type the compiler accepts has a builder in t and a module in lib/typ
   assert.deepStrictEqual([...TYPES.keys()].sort(), [...compiled].sort());
   for (const name of compiled) assert.equal(typeof shorn.t[name], 'function', `t.${name}`);
   assert.deepStrictEqual(Object.keys(shorn.t).sort(), [...compiled].sort());
+});
+
+test('every type module has its lowering, its byte walk and its value checks (the JS back end runs on them)', () => {
+  for (const [name, def] of TYPES) {
+    for (const member of ['lower', 'inspect', 'put', 'take', 'test', 'expected', 'minBytes']) {
+      assert.equal(typeof def[member], 'function', `lib/types: ${name}.${member}`);
+    }
+  }
 });
 
 test('every type is declared in index.d.ts', () => {
