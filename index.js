@@ -348,10 +348,31 @@ function assemble(descriptor, text, settings, overrides) {
 // An encode's result on the JS back end: a Buffer of its own, of the class the native
 // back end's result of that size has (lib/runtime.js, OutBuffer, up to 8 KiB; above, a
 // Buffer: src/binding/mod.rs, SLAB_MAX_MESSAGE), so results compare deep-equal.
+// In Node, a message of up to 8 KiB is copied into a shared slab and handed out as a view
+// of it, as the native back end's are (an ArrayBuffer per message cost ~150 ns of a ~500 ns
+// person encode); in a browser, a Uint8Array of its own (a caller may transfer it).
+const JS_SLAB_BYTES = 64 * 1024;
+const jsSlab = { buf: null, U: null, pos: JS_SLAB_BYTES };
 const jsOutput =
   host.Buffer === null
     ? (sink) => sink.U.slice(0, sink.o)
-    : (sink) => (sink.o > 8192 ? host.Buffer.from(sink.U.subarray(0, sink.o)) : new rt.OutBuffer(sink.U.slice(0, sink.o).buffer, 0, sink.o));
+    : (sink) => {
+        const n = sink.o;
+        if (n > 8192) return host.Buffer.from(sink.U.subarray(0, n));
+        let at = jsSlab.pos;
+        if (at + n > JS_SLAB_BYTES || rt.inputLength(jsSlab.U) === 0) {
+          jsSlab.buf = new ArrayBuffer(JS_SLAB_BYTES);
+          host.markAsUntransferable(jsSlab.buf);
+          jsSlab.U = new Uint8Array(jsSlab.buf);
+          at = 0;
+        }
+        const U = jsSlab.U;
+        const from = sink.U;
+        if (n <= 64) for (let j = 0; j < n; j++) U[at + j] = from[j];
+        else U.set(from.subarray(0, n), at);
+        jsSlab.pos = (at + n + 7) & ~7;
+        return new rt.OutBuffer(jsSlab.buf, at, n);
+      };
 
 // `assemble` on the JS back end (lib/js-backend.js): the schema is checked by the native
 // compiler where there is one, and the generic marshaller checks values and writes bytes.
@@ -363,7 +384,12 @@ function assembleJs(descriptor, text, settings, overrides, info, walkError) {
   if (walkError) throw walkError;
   const generic = genericMarshaller.build(descriptor, info, null, settings.maxDepth, overrides);
   checkDescriptor(descriptor, generic.marshaller);
-  const functions = jsBackend.build(descriptor, generic.marshaller, settings, jsOutput);
+  // Objects' reads and writes generated where `codegen` and the runtime allow it.
+  const generate = settings.mode !== false && jsBackend.canGenerate();
+  if (settings.mode === true && !generate) {
+    throw new ShornError('ERR_SHORN_SCHEMA', "codegen: true, but code generation is not allowed here; use codegen: 'auto' or false");
+  }
+  const functions = jsBackend.build(descriptor, generic.marshaller, settings, jsOutput, generate);
   let unconstrainedDecode = null;
   const unconstrainedOnce = () => {
     if (unconstrainedDecode === null) {
@@ -373,7 +399,7 @@ function assembleJs(descriptor, text, settings, overrides, info, walkError) {
     return unconstrainedDecode;
   };
   const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce, settings.maxIssues);
-  return { functions: { ...functions, ...reports }, generated: false, marshaller: generic.marshaller };
+  return { functions: { ...functions, ...reports }, generated: generate, marshaller: generic.marshaller };
 }
 
 /** What `codec.reader(writer)` returns: decodes the writer's bytes as the reader's values. */

@@ -501,7 +501,7 @@ describe('text of a large message to decode, in chunks', () => {
           const codec = compileMode(schema, mode);
           const v = schema.type === 'array' ? rows() : Object.fromEntries(rows().map((r, k) => [`id${k}`, r]));
           const { back, asked } = decodeAsking(codec, codec.encode(v));
-          assert.deepStrictEqual(asked, mode.codegen ? [true] : []);
+          assert.deepStrictEqual(asked, mode.codegen && mode.backend === undefined ? [true] : []);
           assert.deepStrictEqual(back, v);
           assert.equal(JSON.stringify(back), JSON.stringify(v));
           const objects = Object.values(back);
@@ -543,7 +543,7 @@ describe('text of a large message to decode, in chunks', () => {
         const reader = compileMode(t.array(V2), mode).reader(t.array(row));
         const v = rows();
         const { back, asked } = decodeAsking(reader, shorn.compile(t.array(row)).encode(v));
-        assert.deepStrictEqual(asked, mode.codegen ? [true] : []);
+        assert.deepStrictEqual(asked, mode.codegen && mode.backend === undefined ? [true] : []);
         assert.deepStrictEqual(back, v.map((r) => ({ ...r, extra: 'none' })));
         assert.equal(Object.getPrototypeOf(back[3]), Object.prototype);
         assert.deepStrictEqual(Object.keys(back[3]), ['title', 'body', 'n', 'who', 'extra']);

@@ -187,9 +187,16 @@ class In {
     return n;
   }
 
+  // The input is a plain Uint8Array or Buffer (or a view made of another kind): its
+  // elements are read by index, everything else through the intrinsics or new views.
   view() {
-    if (this.dv === null) this.dv = new DataView(this.b.buffer, this.b.byteOffset, this.b.byteLength);
+    if (this.dv === null) this.dv = new DataView(typedBuffer.call(this.b), typedByteOffset.call(this.b), typedByteLength.call(this.b));
     return this.dv;
+  }
+
+  /** A new view of input bytes `p` to `end`. */
+  bytes(p, end) {
+    return new Uint8Array(typedBuffer.call(this.b), typedByteOffset.call(this.b) + p, end - p);
   }
 
   /** `len` bytes of UTF-8 as a string. */
@@ -217,7 +224,7 @@ class In {
   decodeUtf8(p, end) {
     let s;
     try {
-      s = utf8.decode(this.b.subarray(p, end));
+      s = utf8.decode(this.bytes(p, end));
     } catch {
       throw FAULT;
     }
@@ -355,7 +362,7 @@ function writeUtf8(s, U, o) {
  * for an `Out` and an `In`. `m`: the codec's marshaller (variant tests, defaults,
  * constraint checks of a type's own `test`).
  */
-function compile(root, m) {
+function compile(root, m, generate = false) {
   const encoders = new Map();
   const decoders = new Map();
 
@@ -527,6 +534,7 @@ function compile(root, m) {
       case 'object': {
         const fields = op.fields.map((f) => ({ ...f, put: enc(f.node), value: f.kind === 'default' ? () => m.defaultValue(f.d) : null }));
         const { strict } = op;
+        if (generate && fields.length <= MAX_GENERATED_FIELDS) return objectWriter(fields, strict);
         return (w, x) => {
           if (typeof x !== 'object' || x === null || Array.isArray(x)) throw FAULT;
           for (let k = 0; k < fields.length; k++) {
@@ -713,7 +721,8 @@ function compile(root, m) {
         return checkedRead(op, (r) => {
           const n = r.count(r.maxBytes, 1);
           r.charge(n);
-          const u = r.b.slice(r.p, r.p + n);
+          const u = new Uint8Array(n);
+          if (n !== 0) u.set(r.bytes(r.p, r.p + n));
           r.p += n;
           return u;
         });
@@ -724,7 +733,7 @@ function compile(root, m) {
           const n = r.count(r.maxArray, size);
           r.charge(n * size);
           const out = new Class(n);
-          new Uint8Array(out.buffer).set(r.b.subarray(r.p, r.p + n * size));
+          if (n !== 0) new Uint8Array(out.buffer).set(r.bytes(r.p, r.p + n * size));
           r.p += n * size;
           return out;
         };
@@ -766,6 +775,7 @@ function compile(root, m) {
       case 'object': {
         // An optional field's value, when present, is charged as the core charges it.
         const fields = op.fields.map((f) => ({ name: f.name, optional: f.kind === 'optional', cost: f.kind === 'optional' ? heapCost(f.d.of) : 0, take: dec(f.node), define: f.name in ObjectPrototype }));
+        if (generate && fields.length <= MAX_GENERATED_FIELDS) return objectReader(fields);
         return (r) => {
           const o = {};
           for (let k = 0; k < fields.length; k++) {
@@ -870,6 +880,70 @@ function compile(root, m) {
   }
 
   return { encode: enc(root), decode: dec(root) };
+}
+
+// ---- objects, generated ---------------------------------------------------------------
+
+// Where code may be generated (`compile`'s `generate`), each object's read and write is a
+// function of its own, made by `new Function`: its property loads and stores, and the
+// literal it builds, see one shape, where the closures above share one site among every
+// object of every schema (megamorphic). The fields' values are still the closures'. Up to
+// this many fields (a wider object keeps the closures: its source would be large).
+const MAX_GENERATED_FIELDS = 256;
+
+// Field names reach the source as JSON string literals, the only form they take there.
+const key = (name) => JSON.stringify(name);
+
+/** An object's write: each field read once, as `put` reads it, then written. */
+function objectWriter(fields, strict) {
+  const lines = ['if (typeof x !== "object" || x === null || Array.isArray(x)) throw FAULT;', 'let v;'];
+  fields.forEach((f, k) => {
+    lines.push(f.own ? `v = hasOwn(x, ${key(f.name)}) ? x[${key(f.name)}] : undefined;` : `v = x[${key(f.name)}];`);
+    if (f.kind === 'plain') lines.push(`p${k}(w, v);`);
+    else if (f.kind === 'optional') lines.push(`if (v === undefined) w.byte(0); else { w.byte(1); p${k}(w, v); }`);
+    else lines.push(`p${k}(w, v === undefined ? d${k}() : v);`);
+  });
+  if (strict !== null) lines.push('if (!onlyKeys(x, strict)) throw FAULT;');
+  const source = `${fields.map((f, k) => `const p${k} = F[${k}].put, d${k} = F[${k}].value;`).join('\n')}
+return function writeObject(w, x) {
+  ${lines.join('\n  ')}
+};`;
+  return new Function('F', 'FAULT', 'hasOwn', 'onlyKeys', 'strict', source)(fields, FAULT, hasOwn, rt.onlyKeys, strict);
+}
+
+/** An object's read: a literal of its fields up to the first optional one, then stores. */
+function objectReader(fields) {
+  const first = fields.findIndex((f) => f.optional);
+  const literal = first < 0 ? fields.length : first;
+  const lines = [];
+  const entries = fields.slice(0, literal).map((f, k) => `${f.name === '__proto__' ? `[${key(f.name)}]` : key(f.name)}: t${k}(r)`);
+  lines.push(`const o = { ${entries.join(', ')} };`);
+  for (let k = literal; k < fields.length; k++) {
+    const f = fields[k];
+    const set = f.define ? `defineOwn(o, ${key(f.name)}, t${k}(r));` : `o[${key(f.name)}] = t${k}(r);`;
+    if (f.optional) lines.push(`b = r.byte(); if (b === 1) { r.charge(${f.cost}); ${set} } else if (b !== 0) throw FAULT;`);
+    else lines.push(set);
+  }
+  const source = `${fields.map((f, k) => `const t${k} = F[${k}].take;`).join('\n')}
+return function readObject(r) {
+  let b;
+  ${lines.join('\n  ')}
+  return o;
+};`;
+  return new Function('F', 'FAULT', 'defineOwn', source)(fields, FAULT, rt.defineOwn);
+}
+
+/** Whether `new Function` may run here (not under a Content-Security-Policy without 'unsafe-eval'). */
+let evalAllowed;
+function canGenerate() {
+  if (evalAllowed === undefined) {
+    try {
+      evalAllowed = new Function('return 1')() === 1;
+    } catch {
+      evalAllowed = false;
+    }
+  }
+  return evalAllowed;
 }
 
 // ---- json (docs/FORMAT.md, "json") ----------------------------------------------------
@@ -1009,4 +1083,4 @@ function readJson(r, depth) {
   throw FAULT;
 }
 
-module.exports = { compile, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength };
+module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength };

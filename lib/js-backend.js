@@ -24,6 +24,7 @@ const { Inspector } = require('./cli/inspect');
 const { constraintsOf } = require('./constraints');
 const { FORMATS } = require('./formats');
 const rt = require('./runtime');
+const host = require('./host');
 const { lower, heapCost, HEAP, HEAP_NUMBER } = require('./lower');
 const closures = require('./closures');
 
@@ -283,12 +284,15 @@ class Costs {
 }
 
 const LIMIT_NAMES = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength'];
+const NO_BYTES = new Uint8Array(0);
+const BufferPrototype = host.Buffer === null ? Uint8Array.prototype : host.Buffer.prototype;
+const SAB = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
 
 /**
  * The functions of a codec on the JS back end: `encode`, `encodeInto`, `decode` and
  * `decodeFrames`, as lib/generic.js's `build` gives them for the native one.
  */
-function build(descriptor, m, settings, output) {
+function build(descriptor, m, settings, output, generate) {
   const limits = { maxDepth: settings.maxDepth };
   LIMIT_NAMES.forEach((name, k) => {
     if (settings.limits[k] !== -1) limits[name] = settings.limits[k];
@@ -298,7 +302,7 @@ function build(descriptor, m, settings, output) {
   // The fast path: closures over the schema's lowering (lib/lower.js, lib/closures.js);
   // a reader of another schema's bytes reads by the exact walk alone.
   const sizes = new ByteDecoder(new Uint8Array(0), descriptor, limits, settings.budget, costs);
-  const fast = m.overrides === null ? closures.compile(lower(descriptor, m, sizes), m) : null;
+  const fast = m.overrides === null ? closures.compile(lower(descriptor, m, sizes), m, generate) : null;
   const fullLimits = { ...sizes.limits };
   let spareIn = new closures.In(fullLimits, settings.budget);
   let spareOut = new closures.Out(1024);
@@ -340,7 +344,8 @@ function build(descriptor, m, settings, output) {
   }
 
   function decodeExact(bytes, n) {
-    const r = new ByteDecoder(bytes, descriptor, limits, settings.budget, costs);
+    // A view of its own: the walk calls the input's methods.
+    const r = new ByteDecoder(n === 0 ? NO_BYTES : rt.inputView(bytes, 0, n), descriptor, limits, settings.budget, costs);
     r.heap = rootCost;
     const value = r.value(descriptor);
     if (r.remaining !== 0) {
@@ -355,10 +360,14 @@ function build(descriptor, m, settings, output) {
   function decode(bytes) {
     const n = rt.inputLength(bytes);
     if (n < 0) throw rt.notBytes(bytes);
-    // A plain view, made through the intrinsics (a subclass's getters never run); a copy
-    // of a SharedArrayBuffer's, which TextDecoder refuses (the core copies them too).
-    bytes = n === 0 ? new Uint8Array(0) : rt.inputView(bytes, 0, n);
-    if (typeof SharedArrayBuffer === 'function' && bytes.buffer instanceof SharedArrayBuffer) bytes = bytes.slice();
+    // A Uint8Array or Buffer as it is (the closures read its elements by index, the rest
+    // through the intrinsics); of another class, a plain view made through the intrinsics
+    // (a subclass's methods and getters never run); a SharedArrayBuffer's, a copy, which
+    // TextDecoder takes (the core copies them too).
+    const proto = Object.getPrototypeOf(bytes);
+    if (n === 0) bytes = NO_BYTES;
+    else if (proto !== Uint8Array.prototype && proto !== BufferPrototype) bytes = rt.inputView(bytes, 0, n);
+    if (SAB !== null && rt.inputBuffer(bytes) instanceof SAB) bytes = new Uint8Array(rt.inputView(bytes, 0, n));
     if (fast !== null) {
       const r = spareIn ?? new closures.In(fullLimits, settings.budget);
       spareIn = null;
@@ -398,4 +407,4 @@ function build(descriptor, m, settings, output) {
   };
 }
 
-module.exports = { build, ByteEncoder, ByteDecoder };
+module.exports = { build, canGenerate: closures.canGenerate, ByteEncoder, ByteDecoder };

@@ -422,6 +422,11 @@ function outputInto(r, target, offset) {
 // ---- decode ----
 
 // `length` bytes at `offset` of input `src` as a new Uint8Array view (no copy).
+/** The ArrayBuffer (or SharedArrayBuffer) under typed array `x`, by the intrinsic. */
+function inputBuffer(x) {
+  return typedArrayBuffer.call(x);
+}
+
 function inputView(src, offset, length) {
   return new Uint8Array(typedArrayBuffer.call(src), typedArrayByteOffset.call(src) + offset, length);
 }
@@ -977,6 +982,7 @@ module.exports = {
   outputInto,
   inputLength,
   inputView,
+  inputBuffer,
   decodeCall,
   areaText,
   asciiText,
