@@ -206,7 +206,13 @@ class In {
     const end = p + len;
     if (end > this.n) throw FAULT;
     let s;
-    if (len <= 24) {
+    if (len <= 12) {
+      // A short ASCII string in one call of fromCharCode (no rope of one-character
+      // strings, no TextDecoder call); any other byte, by TextDecoder.
+      let ascii = 0;
+      for (let k = p; k < end; k++) ascii |= b[k];
+      s = ascii < 0x80 ? shortAscii(b, p, len) : this.decodeUtf8(p, end);
+    } else if (len <= 24) {
       s = '';
       let k = p;
       for (; k < end; k++) {
@@ -231,6 +237,37 @@ class In {
     // eslint-disable-next-line no-control-regex
     if (!this.wide && /[^\u0000-\u00ff]/.test(s)) this.wide = true;
     return s;
+  }
+}
+
+const fromCharCode = String.fromCharCode;
+
+// `len` (at most 12) ASCII bytes of `b` from `p`, as a string.
+function shortAscii(b, p, len) {
+  switch (len) {
+    case 0:
+      return '';
+    case 1:
+      return fromCharCode(b[p]);
+    case 2:
+      return fromCharCode(b[p], b[p + 1]);
+    case 3:
+      return fromCharCode(b[p], b[p + 1], b[p + 2]);
+    case 4:
+      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3]);
+    case 5:
+      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4]);
+    case 6:
+      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5]);
+    case 7:
+      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6]);
+    case 8:
+      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7]);
+    default: {
+      let s = fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7]);
+      for (let k = p + 8; k < p + len; k++) s += fromCharCode(b[k]);
+      return s;
+    }
   }
 }
 
