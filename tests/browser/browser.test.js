@@ -31,7 +31,7 @@ const Event = t.object({ id: t.uint32(), kind: t.enum(['click', 'view']), name: 
 const EVENT = { id: 4000000000, kind: 'view', name: 'Zoë 🚀', tags: ['a', 'bc'], at: 1718031234567.5, meta: { ok: true, n: [1, -2.5, 'x'] } };
 
 // The page: runs in Chromium, reports to window.results.
-const PAGE = `import { t, compile, ShornError } from 'shorn';
+const PAGE = `import { t, compile, ShornError, fromZod } from 'shorn';
 
 const SPECIAL = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
 const TYPED = { $float64Array: Float64Array, $float32Array: Float32Array, $int32Array: Int32Array, $uint32Array: Uint32Array, $int16Array: Int16Array, $uint16Array: Uint16Array, $int8Array: Int8Array };
@@ -110,6 +110,12 @@ async function run() {
     };
     ws.onerror = () => reject(new Error('websocket error'));
   });
+  // The Zod and JSON Schema bridges stay out of the browser build, with a clear error.
+  try {
+    fromZod({});
+  } catch (e) {
+    out.bridge = e instanceof ShornError && e.code === 'ERR_SHORN_SCHEMA' && /not in shorn's browser build/.test(e.message);
+  }
   return out;
 }
 window.violations = 0;
@@ -225,6 +231,7 @@ function checkResults(results) {
   assert.deepEqual(results.fetch.got, EVENT);
   assert.deepEqual(results.fetch.answer, { value: { ...EVENT, tags: [...EVENT.tags, 'browser'] }, same: true });
   assert.deepEqual(results.websocket, { value: { ...EVENT, id: 8 }, same: true });
+  assert.equal(results.bridge, true, 'fromZod in the browser build throws ERR_SHORN_SCHEMA');
 }
 
 describe('in Chromium, bundled by esbuild from the packed package', () => {
