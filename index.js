@@ -231,8 +231,9 @@ function checkDescriptor(descriptor, m) {
  * declared size is ERR_SHORN_LIMIT), `maxDepth` (how deep recursive types and `json`
  * values nest, default 128, at most 1000), `maxDecodedBytes` (the estimated JS memory the
  * values of one decoded message may take, default 256 MiB or an eighth of the heap limit)
- * and `codegen` (`true`, `false`, or `'auto'`: generate code unless `new Function` is
- * forbidden).
+ * `codegen` (`true`, `false`, or `'auto'`: generate code unless `new Function` is
+ * forbidden) and `backend` (`'auto'`, `'native'` or `'js'`: the addon, or the JS back end,
+ * lib/js-backend.js, which `'auto'` takes where no addon loaded or SHORN_BACKEND=js).
  */
 function compile(schema, options = {}) {
   const settings = settingsOf(options);
@@ -332,17 +333,21 @@ function assemble(descriptor, text, settings, overrides) {
   }
   if (!generated) functions = generic.functions;
   generic.marshaller.generates = generated;
-  // safeDecode's second decode, without constraints (only a message that breaks one needs it).
+  const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce(descriptor, settings), settings.maxIssues);
+  return { functions: { ...functions, ...reports }, generated, marshaller: generic.marshaller };
+}
+
+// safeDecode's second decode, without constraints, made on first need (only a message
+// that breaks one needs it).
+function unconstrainedOnce(descriptor, settings) {
   let unconstrainedDecode = null;
-  const unconstrainedOnce = () => {
+  return () => {
     if (unconstrainedDecode === null) {
       const bare = unconstrained(descriptor);
       unconstrainedDecode = assemble(bare, JSON.stringify(bare), settings, null).functions.decode;
     }
     return unconstrainedDecode;
   };
-  const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce, settings.maxIssues);
-  return { functions: { ...functions, ...reports }, generated, marshaller: generic.marshaller };
 }
 
 // An encode's result on the JS back end: a Buffer of its own, of the class the native
@@ -390,15 +395,7 @@ function assembleJs(descriptor, text, settings, overrides, info, walkError) {
     throw new ShornError('ERR_SHORN_SCHEMA', "codegen: true, but code generation is not allowed here; use codegen: 'auto' or false");
   }
   const functions = jsBackend.build(descriptor, generic.marshaller, settings, jsOutput, generate);
-  let unconstrainedDecode = null;
-  const unconstrainedOnce = () => {
-    if (unconstrainedDecode === null) {
-      const bare = unconstrained(descriptor);
-      unconstrainedDecode = assemble(bare, JSON.stringify(bare), settings, null).functions.decode;
-    }
-    return unconstrainedDecode;
-  };
-  const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce, settings.maxIssues);
+  const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce(descriptor, settings), settings.maxIssues);
   return { functions: { ...functions, ...reports }, generated: generate, marshaller: generic.marshaller };
 }
 

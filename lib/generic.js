@@ -631,4 +631,4 @@ function jsonForms(descriptor) {
   return new Marshaller(descriptor, info, 128);
 }
 
-module.exports = { build, Marshaller, Encoder, jsonForms };
+module.exports = { build, Marshaller, Encoder, jsonForms, loneSurrogate };

@@ -4,7 +4,9 @@
 // that cannot load one (issue 39). Same bytes, same errors (code, path, offset) as the
 // native core; `compile(schema, { backend: 'js' })` or SHORN_BACKEND=js chooses it.
 //
-// It is built on the two walks the JS layer already has, not on a new copy of every type:
+// Two paths. The fast one is lib/closures.js over the schema's lowering (lib/lower.js):
+// it does the whole job but, on any fault, throws a bare FAULT. Then the exact one runs,
+// built on the two walks the JS layer already has, not on a new copy of every type:
 //
 // - encode is the generic marshaller's walk (lib/generic.js, each type's `put`), which
 //   checks every value and raises every error JS raises, with a byte sink in place of
@@ -19,7 +21,7 @@
 
 const { TYPES } = require('./types');
 const { ShornError, makeError } = require('./errors');
-const { Encoder } = require('./generic');
+const { Encoder, loneSurrogate } = require('./generic');
 const { Inspector } = require('./cli/inspect');
 const { constraintsOf } = require('./constraints');
 const { FORMATS } = require('./formats');
@@ -35,7 +37,6 @@ const def = (d) => TYPES.get(d.type);
 // The formats the core checks on encode (src/types/formats.rs): JS leaves them to it.
 const CORE_FORMATS = new Set(['email', 'uuid', 'ipv4', 'datetime']);
 const coreFormat = (d) => d.pattern === undefined && CORE_FORMATS.has(d.format);
-
 
 // ---- encode ----------------------------------------------------------------------------
 
@@ -103,8 +104,7 @@ class ByteEncoder extends Encoder {
       w.need(4);
       w.DV.setFloat32(w.o, v, true);
       w.o += 4;
-    }
-    else throw new Error(`shorn: internal error: the JS back end cannot write ${t}`);
+    } else throw new Error(`shorn: internal error: the JS back end cannot write ${t}`);
   }
 
   write64(v) {
@@ -152,17 +152,6 @@ class ByteEncoder extends Encoder {
       throw (this.thrown = new ShornError('ERR_SHORN_INVALID', `${this.path()}: invalid value: the json value changed while it was encoded (a getter gave another value the second time)`, { path: this.path() }));
     }
   }
-}
-
-// As the core words a lone surrogate (src/codec/error.rs, LoneSurrogate).
-function loneSurrogate(path, x) {
-  let k = 0;
-  for (; k < x.length; k++) {
-    const c = x.charCodeAt(k);
-    if (c <= 0xdbff && c >= 0xd800 && (x.charCodeAt(k + 1) & 0xfc00) === 0xdc00) k++;
-    else if ((c & 0xf800) === 0xd800) break;
-  }
-  return new ShornError('ERR_SHORN_INVALID', `${path}: expected a well-formed string, found a lone surrogate at index ${k}`, { path });
 }
 
 // ---- decode ---------------------------------------------------------------------------
