@@ -168,7 +168,7 @@ function runMemory(options) {
   return results;
 }
 
-function main() {
+async function main() {
   const options = parseOptions();
   const startMs = Date.now();
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -189,6 +189,8 @@ function main() {
   const streams = options.codecs.includes('shorn') && fixtures.includes('events100k') ? require('./streams').run(plan.rounds) : null;
   // The construct matrix (benchmark/constructs.js), when shorn is in the run.
   const constructs = options.codecs.includes('shorn') && !options.quick ? require('./constructs').run(plan.rounds) : '';
+  // shorn's browser build in Chromium (benchmark/browser.js), when shorn is in the run.
+  const browser = options.codecs.includes('shorn') && !options.quick ? await require('./browser').run(plan.rounds) : '';
   const otherBusyDuringRun = otherBusyPercent();
   const after = loadSnapshot();
   const results = {
@@ -212,7 +214,9 @@ function main() {
   results.evolve = evolve;
   if (streams) results.streams = { messagesPerSec: streams.results, cpuMessagesPerSec: streams.cpuResults, bytes: streams.bytes };
   results.constructs = constructs;
-  const markdown = renderReport(results) + (evolve ? `\n${evolve}` : '') + (streams ? `\n${streams.markdown}` : '') + (constructs ? `\n${constructs}` : '');
+  results.browser = browser;
+  const markdown =
+    renderReport(results) + (evolve ? `\n${evolve}` : '') + (streams ? `\n${streams.markdown}` : '') + (constructs ? `\n${constructs}` : '') + (browser ? `\n${browser}` : '');
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), markdown);
   process.stdout.write(markdown);
@@ -226,4 +230,7 @@ function main() {
   process.stderr.write(`done in ${elapsed(startMs)}; wrote benchmark/results/latest.md and latest.json${full ? ', latest-full.json and the README\'s tables' : ' (not a full run: the README keeps the tables of the last full one)'}\n`);
 }
 
-main();
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

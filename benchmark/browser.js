@@ -1,0 +1,180 @@
+'use strict';
+// shorn's browser build in Chromium (Debian's /usr/bin/chromium, driven by puppeteer-core)
+// against the peers' browser builds and JSON, on person, nestedEvent and batch100, encode
+// and decode (issue 39's browser floor). Each codec is bundled by esbuild for the browser
+// with nothing but an entry point (shorn through its package.json "browser" field, msgpackr
+// through its "browser" export; avsc's browser build needs a Buffer polyfill a bundler does
+// not add by itself, so it is left out and the report says so). One page measures all
+// codecs, alternating: per round each codec x fixture x op runs ~200 ms after a warm-up,
+// the codec order reversed every other round; the round trip is checked deep-equal first.
+// Reports ops/s medians and shorn / the fastest other. `npm run bench` runs it when
+// Chromium is there (a section of its report); alone:
+//
+//   node benchmark/browser.js [--rounds 3]
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const http = require('node:http');
+const { parseArgs } = require('node:util');
+const { loadFixture } = require('./fixtures');
+
+const ROOT = path.join(__dirname, '..');
+const CHROMIUM = process.env.SHORN_CHROMIUM || '/usr/bin/chromium';
+const FIXTURES = ['person', 'nestedEvent', 'batch100'];
+const CODECS = ['shorn', 'msgpackr', 'json'];
+
+// The page: the codecs, then the timed loops. Values cross as JSON (no fixture has a value
+// JSON cannot carry).
+const PAGE = `import { t, compile } from 'shorn';
+import { Packr } from 'msgpackr';
+
+const fixtures = await (await fetch('/fixtures.json')).json();
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function codecs(f) {
+  const shorn = compile(f.schema);
+  const packr = new Packr({ useRecords: true, structures: [] });
+  return {
+    shorn: { encode: (v) => shorn.encode(v), decode: (b) => shorn.decode(b), info: shorn.backend + (shorn.generated ? ', generated' : '') },
+    msgpackr: { encode: (v) => packr.pack(v), decode: (b) => packr.unpack(b) },
+    json: { encode: (v) => encoder.encode(JSON.stringify(v)), decode: (b) => JSON.parse(decoder.decode(b)) },
+  };
+}
+
+let sink = 0;
+function rate(fn) {
+  let n = 1;
+  const warm = performance.now() + 100;
+  while (performance.now() < warm) for (let i = 0; i < n; i++) sink += fn() ? 1 : 0;
+  let ops = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < 200) {
+    for (let i = 0; i < n; i++) sink += fn() ? 1 : 0;
+    ops += n;
+    if (n < 1 << 20 && performance.now() - now < 5) n *= 2;
+    now = performance.now();
+  }
+  return (ops * 1000) / (now - start);
+}
+
+window.run = (rounds, order) => {
+  const out = { rates: {}, info: {}, bytes: {} };
+  const made = {};
+  for (const name of Object.keys(fixtures)) {
+    made[name] = codecs(fixtures[name]);
+    for (const [codec, c] of Object.entries(made[name])) {
+      const bytes = c.encode(fixtures[name].value);
+      if (!same(c.decode(bytes), fixtures[name].value)) throw new Error(codec + ' ' + name + ': the round trip changed the value');
+      out.bytes[codec + ' ' + name] = bytes.length;
+      if (c.info) out.info[codec] = c.info;
+    }
+  }
+  for (let r = 0; r < rounds; r++) {
+    const codecsInOrder = r % 2 === 0 ? order : [...order].reverse();
+    for (const name of Object.keys(fixtures)) {
+      const value = fixtures[name].value;
+      for (const codec of codecsInOrder) {
+        const c = made[name][codec];
+        const bytes = c.encode(value);
+        for (const [op, fn] of [['encode', () => c.encode(value).length], ['decode', () => c.decode(bytes) !== undefined]]) {
+          const key = codec + ' ' + name + ' ' + op;
+          (out.rates[key] ||= []).push(rate(fn));
+        }
+      }
+    }
+  }
+  out.sink = sink;
+  return out;
+};
+window.ready = true;
+`;
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function measure(rounds) {
+  const esbuild = require('esbuild');
+  const puppeteer = require('puppeteer-core');
+  const page = path.join(__dirname, '.browser-page.mjs');
+  fs.writeFileSync(page, PAGE);
+  let bundle;
+  try {
+    bundle = esbuild.buildSync({ entryPoints: [page], bundle: true, format: 'esm', minify: true, write: false, logLevel: 'silent' }).outputFiles[0].contents;
+  } finally {
+    fs.rmSync(page, { force: true });
+  }
+  const fixtures = {};
+  for (const name of FIXTURES) {
+    const f = loadFixture(name);
+    fixtures[name] = { schema: f.schemas.shorn(require('..').t), value: f.value };
+  }
+  const server = http.createServer((req, res) => {
+    if (req.url === '/') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><meta charset="utf-8"><script type="module" src="/app.js"></script>');
+    } else if (req.url === '/app.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(bundle);
+    } else if (req.url === '/fixtures.json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(fixtures));
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    userDataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-bench-chromium-')),
+  });
+  try {
+    const tab = await browser.newPage();
+    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+    await tab.waitForFunction('window.ready === true', { timeout: 60000 });
+    const version = await browser.version();
+    const out = await tab.evaluate((r, order) => window.run(r, order), rounds, CODECS);
+    return { ...out, version };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+/** The report's section (markdown), or '' with the reason where Chromium is missing. */
+async function run(rounds) {
+  if (!fs.existsSync(CHROMIUM)) return `\n## In a browser\n\nNot measured: no Chromium at ${CHROMIUM}.\n`;
+  const out = await measure(rounds);
+  const lines = [
+    '## In a browser',
+    '',
+    `${out.version}, one page, the codecs alternating (${rounds} rounds, medians of ops/s); shorn's browser build (${out.info.shorn} back end), msgpackr's browser build (records on), and JSON.stringify + TextEncoder / TextDecoder + JSON.parse. avsc is left out: its browser build needs a Buffer polyfill that a bundler does not add by itself.`,
+    '',
+    '| fixture, op | shorn | msgpackr | JSON | shorn / fastest other |',
+    '|---|--:|--:|--:|--:|',
+  ];
+  for (const name of FIXTURES) {
+    for (const op of ['encode', 'decode']) {
+      const m = Object.fromEntries(CODECS.map((c) => [c, median(out.rates[`${c} ${name} ${op}`])]));
+      const best = Math.max(...CODECS.filter((c) => c !== 'shorn').map((c) => m[c]));
+      const cell = (v) => (v >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1));
+      lines.push(`| ${name} ${op} | ${CODECS.map((c) => cell(m[c])).join(' | ')} | ${(m.shorn / best).toFixed(2)}x |`);
+    }
+  }
+  return `\n${lines.join('\n')}\n`;
+}
+
+module.exports = { run };
+
+if (require.main === module) {
+  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
+  run(Number(values.rounds)).then((markdown) => process.stdout.write(markdown));
+}
