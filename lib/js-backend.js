@@ -357,7 +357,7 @@ function build(descriptor, m, settings, output, generate) {
     // TextDecoder takes (the core copies them too).
     const proto = Object.getPrototypeOf(bytes);
     if (n === 0) bytes = NO_BYTES;
-    else if (proto !== Uint8Array.prototype && proto !== BufferPrototype) bytes = rt.inputView(bytes, 0, n);
+    else if (proto !== Uint8Array.prototype && proto !== BufferPrototype && proto !== rt.OutBuffer.prototype) bytes = rt.inputView(bytes, 0, n);
     if (SAB !== null && rt.inputBuffer(bytes) instanceof SAB) bytes = new Uint8Array(rt.inputView(bytes, 0, n));
     if (fast !== null) {
       const r = spareIn ?? new closures.In(fullLimits, settings.budget);
@@ -381,7 +381,7 @@ function build(descriptor, m, settings, output, generate) {
       } finally {
         r.b = null;
         r.dv = null;
-        spareIn = r;
+          spareIn = r;
       }
     }
     return decodeExact(bytes, n);
