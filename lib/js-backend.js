@@ -27,7 +27,7 @@ const { constraintsOf } = require('./constraints');
 const { FORMATS } = require('./formats');
 const rt = require('./runtime');
 const host = require('./host');
-const { lower, heapCost, HEAP, HEAP_NUMBER } = require('./lower');
+const { lower, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED } = require('./lower');
 const closures = require('./closures');
 
 const { wellFormed, writeJson, FAULT } = closures;
@@ -156,9 +156,6 @@ class ByteEncoder extends Encoder {
 
 // ---- decode ---------------------------------------------------------------------------
 
-const NUMBERS = new Set(['uint8', 'uint16', 'uint32', 'int8', 'int16', 'int32', 'int', 'float32', 'float64']);
-const TYPED = new Set(['float64Array', 'float32Array', 'int32Array', 'uint32Array', 'int16Array', 'uint16Array', 'int8Array']);
-
 /**
  * `shorn inspect`'s walk as a decoder: no rows; the decode budget estimated as the core
  * does (counts charged when read, strings' text at the end of the message).
@@ -262,12 +259,7 @@ class Costs {
 
   per(d) {
     let c = this.items.get(d);
-    if (c === undefined) {
-      if (d.type === 'array') c = HEAP.item + (NUMBERS.has(d.items.type) ? 0 : heapCost(d.items));
-      else if (d.type === 'record') c = HEAP.entry + heapCost(d.values);
-      else c = HEAP.mapEntry + heapCost(d.keys) + heapCost(d.values);
-      this.items.set(d, c);
-    }
+    if (c === undefined) this.items.set(d, (c = countCost(d)));
     return c;
   }
 }

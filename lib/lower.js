@@ -52,6 +52,13 @@ function elementCost(d) {
   return NUMBERS.has(d.type) ? 0 : heapCost(d);
 }
 
+/** What each item of array `d`, or each entry of record or map `d`, costs (`item_cost`, `entry_cost`). */
+function countCost(d) {
+  if (d.type === 'array') return HEAP.item + elementCost(d.items);
+  if (d.type === 'record') return HEAP.entry + heapCost(d.values);
+  return HEAP.mapEntry + heapCost(d.keys) + heapCost(d.values);
+}
+
 /**
  * Lowers `descriptor`: its operation graph (a recursive definition's `call` refers to the
  * definition's operation, made once). `m`: the codec's marshaller (enum indexes, variant
@@ -87,9 +94,9 @@ function lower(descriptor, m, sizes) {
     minBytes: (d) => sizes.minBytes(d),
     cost: heapCost,
     itemCost: (d) => HEAP.item + elementCost(d),
-    entryCost: (d) => (d.type === 'record' ? HEAP.entry + heapCost(d.values) : HEAP.mapEntry + heapCost(d.keys) + heapCost(d.values)),
+    entryCost: countCost,
   };
   return L.node(descriptor);
 }
 
-module.exports = { lower, heapCost, HEAP, HEAP_NUMBER };
+module.exports = { lower, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED };
