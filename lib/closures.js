@@ -12,6 +12,7 @@
 const { TYPES } = require('./types');
 const rt = require('./runtime');
 const { HEAP, HEAP_NUMBER, heapCost } = require('./lower');
+const { writeUtf8 } = require('./utf8');
 
 /** Thrown by a closure for anything it does not take; never seen outside lib/js-backend.js. */
 const FAULT = Object.freeze({ fault: true });
@@ -398,30 +399,6 @@ class Out {
 }
 
 const utf8Encoder = new TextEncoder();
-
-// Writes well-formed `s` as UTF-8 at `o` of `U` (room for 3 bytes a unit); returns the end.
-function writeUtf8(s, U, o) {
-  const n = s.length;
-  for (let k = 0; k < n; k++) {
-    let ch = s.charCodeAt(k);
-    if (ch < 0x80) U[o++] = ch;
-    else if (ch < 0x800) {
-      U[o++] = 0xc0 | (ch >> 6);
-      U[o++] = 0x80 | (ch & 63);
-    } else if (ch >= 0xd800 && ch <= 0xdbff) {
-      ch = 0x10000 + ((ch - 0xd800) << 10) + (s.charCodeAt(++k) - 0xdc00);
-      U[o++] = 0xf0 | (ch >> 18);
-      U[o++] = 0x80 | ((ch >> 12) & 63);
-      U[o++] = 0x80 | ((ch >> 6) & 63);
-      U[o++] = 0x80 | (ch & 63);
-    } else {
-      U[o++] = 0xe0 | (ch >> 12);
-      U[o++] = 0x80 | ((ch >> 6) & 63);
-      U[o++] = 0x80 | (ch & 63);
-    }
-  }
-  return o;
-}
 
 // ---- the compiler ---------------------------------------------------------------------
 

@@ -13,6 +13,7 @@
 
 const { pathKey, ShornError } = require('../errors');
 const rt = require('../runtime');
+const { writeUtf8 } = require('../utf8');
 
 const EXPECTED = 'JSON value (null, boolean, finite number, string, array or plain object)';
 
@@ -265,33 +266,8 @@ function str(x, tagged) {
   return 0;
 }
 
-// Writes `x` as UTF-8 at `o`; returns where it ends, or FAIL at a lone surrogate.
-function utf8(x, o) {
-  const U = J.U;
-  const n = x.length;
-  for (let k = 0; k < n; k++) {
-    let ch = x.charCodeAt(k);
-    if (ch < 0x80) U[o++] = ch;
-    else if (ch < 0x800) {
-      U[o++] = 0xc0 | (ch >> 6);
-      U[o++] = 0x80 | (ch & 63);
-    } else if (ch >= 0xd800 && ch <= 0xdfff) {
-      const lo = k + 1 < n ? x.charCodeAt(k + 1) : 0;
-      if (ch > 0xdbff || lo < 0xdc00 || lo > 0xdfff) return FAIL;
-      k++;
-      ch = 0x10000 + ((ch - 0xd800) << 10) + (lo - 0xdc00);
-      U[o++] = 0xf0 | (ch >> 18);
-      U[o++] = 0x80 | ((ch >> 12) & 63);
-      U[o++] = 0x80 | ((ch >> 6) & 63);
-      U[o++] = 0x80 | (ch & 63);
-    } else {
-      U[o++] = 0xe0 | (ch >> 12);
-      U[o++] = 0x80 | ((ch >> 6) & 63);
-      U[o++] = 0x80 | (ch & 63);
-    }
-  }
-  return o;
-}
+// Writes `x` as UTF-8 at `o`; returns where it ends, or FAIL (-1) at a lone surrogate.
+const utf8 = (x, o) => writeUtf8(x, J.U, o);
 
 function num(x) {
   if (Number.isInteger(x) && x <= SAFE && x >= -SAFE && !(x === 0 && 1 / x < 0)) {
