@@ -22,6 +22,7 @@ const shorn = require(ROOT);
 const { t, compile } = shorn;
 const { CORPORA, loadCorpus } = require('../../benchmark/corpora');
 const golden = require('../golden.json');
+const { GOLDEN_VALUES_SOURCE } = require('../golden-values');
 
 const CHROMIUM = process.env.SHORN_CHROMIUM || '/usr/bin/chromium';
 // The bundle's size is reported, not asserted (issue 39's floor is 30 KB; see the README).
@@ -33,21 +34,7 @@ const EVENT = { id: 4000000000, kind: 'view', name: 'Zoë 🚀', tags: ['a', 'bc
 // The page: runs in Chromium, reports to window.results.
 const PAGE = `import { t, compile, ShornError, fromZod } from 'shorn';
 
-const SPECIAL = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
-const TYPED = { $float64Array: Float64Array, $float32Array: Float32Array, $int32Array: Int32Array, $uint32Array: Uint32Array, $int16Array: Int16Array, $uint16Array: Uint16Array, $int8Array: Int8Array };
-const fromHex = (h) => new Uint8Array(h.match(/../g) || []).map((_, i) => parseInt(h.slice(2 * i, 2 * i + 2), 16));
-const toHex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-function from(v) {
-  if (Array.isArray(v)) return v.map(from);
-  if (v === null || typeof v !== 'object') return v;
-  if ('$bytes' in v) return fromHex(v.$bytes);
-  if ('$number' in v) return SPECIAL[v.$number];
-  if ('$bigint' in v) return BigInt(v.$bigint);
-  if ('$date' in v) return new Date(v.$date);
-  if ('$map' in v) return new Map(v.$map.map(([k, x]) => [from(k), from(x)]));
-  for (const [k, C] of Object.entries(TYPED)) if (k in v) return C.from(v[k].map(from));
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, from(x)]));
-}
+${GOLDEN_VALUES_SOURCE}
 const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((key) => [key, x[key]])) : x));
 async function sha256(bytes) {
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));

@@ -22,6 +22,7 @@ const { build, GLIBC_BASELINE } = require('../../scripts/build-platform');
 const { pack } = require('../../scripts/pack');
 const { highestGlibc, compareVersions } = require('../../scripts/elf');
 const tools = require('../../scripts/tools');
+const { GOLDEN_VALUES_SOURCE } = require('../golden-values');
 
 const main = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const declared = fs.readdirSync(path.join(ROOT, 'npm')).sort();
@@ -367,21 +368,7 @@ compile(t.uint8(), { backend: 'native' });`;
 const GOLDEN_PROBE = `import { readFileSync } from 'node:fs';
 import { compile, ShornError } from 'shorn';
 const golden = JSON.parse(readFileSync(new URL('./golden.json', import.meta.url), 'utf8'));
-const fromHex = (h) => new Uint8Array((h.match(/../g) || []).map((x) => parseInt(x, 16)));
-const toHex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-const SPECIAL = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
-const TYPED = { $float64Array: Float64Array, $float32Array: Float32Array, $int32Array: Int32Array, $uint32Array: Uint32Array, $int16Array: Int16Array, $uint16Array: Uint16Array, $int8Array: Int8Array };
-function from(v) {
-  if (Array.isArray(v)) return v.map(from);
-  if (v === null || typeof v !== 'object') return v;
-  if ('$bytes' in v) return fromHex(v.$bytes);
-  if ('$number' in v) return SPECIAL[v.$number];
-  if ('$bigint' in v) return BigInt(v.$bigint);
-  if ('$date' in v) return new Date(v.$date);
-  if ('$map' in v) return new Map(v.$map.map(([k, x]) => [from(k), from(x)]));
-  for (const [k, C] of Object.entries(TYPED)) if (k in v) return C.from(v[k].map(from));
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, from(x)]));
-}
+${GOLDEN_VALUES_SOURCE}
 let backend;
 let vectors = 0;
 for (const v of golden.vectors) {
