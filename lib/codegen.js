@@ -447,9 +447,10 @@ class Generator {
    * up the JS read (`break fast`) and the native decode
    * reads the message, as it reads every other: it alone reports errors, so they are the
    * same either way. The values are the ones the native decode gives
-   * (__test__/small.test.js decodes random and mutated messages both ways). Schemas with
-   * constraints or other types, and readers of another schema's bytes, have no JS
-   * read; nor do limits that a small message could reach, nor schemas whose JS read would
+   * (__test__/small.test.js decodes random and mutated messages both ways). Constrained
+   * values are checked by the JS read as encode checks them (bounds, lengths, patterns,
+   * formats), and one that breaks them gives up the JS read. Schemas with other types
+   * (bytes, counted arrays), and readers of another schema's bytes, have no JS read; nor do limits that a small message could reach, nor schemas whose JS read would
    * be more than FAST_SOURCE_MAX of source. After a large decode or a grown
    * tape (`st.grown`, lib/runtime.js) the next small message goes natively, which gives
    * back the memory. docs/DESIGN.md, "Small messages read in JS", has the measurements.

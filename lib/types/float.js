@@ -63,12 +63,14 @@ function floatType(name) {
     // The JS read of a small message (lib/codegen.js, `fastTake`): the bytes through a
     // typed array of the machine's byte order, where that is little-endian, as on the wire.
     emitRead(g, d) {
-      if (boundsOf(d) || !rt.LITTLE_ENDIAN) return null;
+      if (!rt.LITTLE_ENDIAN) return null;
       const size = name === 'float32' ? 4 : 8;
       g.fastCost += 16;
       g.fast.push(`if (${size} > n$ - o$) break fast;`);
       const v = g.fresh('r');
       g.fast.push(`const ${v} = rt.${name}At(bytes, o$);`, `o$ += ${size};`);
+      // Out of its bounds (NaN among them), the native decode reads and reports it.
+      if (boundsOf(d)) g.fast.push(`if (!(${emitSatisfies(d, v)})) break fast;`);
       return v;
     },
     // The JS write of a small message (lib/codegen.js, `fastPut`): through the slab's

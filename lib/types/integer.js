@@ -81,11 +81,15 @@ function integerType(name, expected, emitCheck, check) {
     },
     emitTake: () => 'T[i++]',
     // The JS read of a small message (lib/codegen.js, `fastTake`): one byte, or a varint
-    // of at most 32 bits (int's longer ones are left to the native decode).
+    // of at most 32 bits (int's longer ones are left to the native decode). A value out of
+    // its bounds gives up the JS read, and the native decode reports it.
     emitRead(g, d) {
-      if (boundsOf(d)) return null;
       g.fastCost += 16;
-      return READ_JS[name](g);
+      const read = READ_JS[name](g);
+      if (!boundsOf(d)) return read;
+      const v = g.fresh('r');
+      g.fast.push(`const ${v} = ${read};`, `if (!(${emitSatisfies(d, v)})) break fast;`);
+      return v;
     },
     // The JS write of a small message (lib/codegen.js, `fastPut`): what `emitPut` checks,
     // then the bytes.

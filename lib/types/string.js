@@ -195,14 +195,18 @@ module.exports = [
       return s;
     },
     // The JS read of a small message (lib/codegen.js, `fastTake`): an ASCII string of up
-    // to 16 characters (`rt.asciiText`); other text gives up the JS read.
+    // to 16 characters (`rt.asciiText`); other text gives up the JS read. A constrained
+    // one is checked as `emitTest` checks it (its lengths, pattern and format, as encode
+    // checks them); one that breaks them gives up the JS read too, and the native decode
+    // reports it.
     emitRead(g, d) {
       const max = g.limits.maxStringBytes;
-      if (constrained(d) || (max >= 0 && max < rt.SET_INPUT)) return null;
+      if (max >= 0 && max < rt.SET_INPUT) return null;
       g.fastCost += 64;
       const n = g.readVarint();
       const s = g.fresh('r');
       g.fast.push(`if (${n} > n$ - o$) break fast;`, `const ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null) break fast;`, `o$ += ${n};`);
+      if (constrained(d)) g.fast.push(`if (!(${emitSatisfies(g, d, s)})) break fast;`);
       return s;
     },
     // The JS write of a small message (lib/codegen.js, `fastPut`): an ASCII string, its
