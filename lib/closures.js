@@ -11,6 +11,8 @@
 
 const { TYPES } = require('./types');
 const rt = require('./runtime');
+
+const { asciiText } = rt;
 const { HEAP, HEAP_NUMBER, heapCost } = require('./lower');
 const { writeUtf8 } = require('./utf8');
 
@@ -229,12 +231,12 @@ class In {
     const end = p + len;
     if (end > this.n) throw FAULT;
     let s;
-    if (len <= 12) {
-      // A short ASCII string in one call of fromCharCode (no rope of one-character
-      // strings, no TextDecoder call); any other byte, by TextDecoder.
-      let ascii = 0;
-      for (let k = p; k < end; k++) ascii |= b[k];
-      s = ascii < 0x80 ? shortAscii(b, p, len) : this.decodeUtf8(p, end);
+    if (len <= 16) {
+      // A short ASCII string in one call of fromCharCode of a fixed arity, as a generated
+      // decode's JS read makes it (no rope of one-character strings, no TextDecoder
+      // call); any other byte, by TextDecoder.
+      s = asciiText(b, p, len);
+      if (s === null) s = this.decodeUtf8(p, end);
     } else if (len <= 24) {
       s = '';
       let k = p;
@@ -270,34 +272,6 @@ let lastBuffer = null;
 let lastView = null;
 
 
-// `len` (at most 12) ASCII bytes of `b` from `p`, as a string.
-function shortAscii(b, p, len) {
-  switch (len) {
-    case 0:
-      return '';
-    case 1:
-      return fromCharCode(b[p]);
-    case 2:
-      return fromCharCode(b[p], b[p + 1]);
-    case 3:
-      return fromCharCode(b[p], b[p + 1], b[p + 2]);
-    case 4:
-      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3]);
-    case 5:
-      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4]);
-    case 6:
-      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5]);
-    case 7:
-      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6]);
-    case 8:
-      return fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7]);
-    default: {
-      let s = fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7]);
-      for (let k = p + 8; k < p + len; k++) s += fromCharCode(b[k]);
-      return s;
-    }
-  }
-}
 
 // ---- encode ---------------------------------------------------------------------------
 
