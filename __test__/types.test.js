@@ -741,3 +741,77 @@ describe('tuples decode to packed arrays', () => {
     for (const row of result) assert.deepEqual(row.slice(3), [true, true], String(row));
   });
 });
+
+// A decoded typed array of up to 64 bytes is filled element by element through a DataView
+// (lib/runtime.js, copyTyped), a longer one by a copy of its bytes: every class, every
+// length across that edge, from inputs at every alignment, in an object of a batch and
+// alone, give the elements written, little-endian.
+describe('typed arrays on both sides of 64 bytes decode to their elements', () => {
+  const CLASSES = [
+    ['float64Array', Float64Array],
+    ['float32Array', Float32Array],
+    ['int32Array', Int32Array],
+    ['uint32Array', Uint32Array],
+    ['int16Array', Int16Array],
+    ['uint16Array', Uint16Array],
+    ['int8Array', Int8Array],
+  ];
+  for (const mode of MODES) {
+    test(mode.name, () => {
+      for (const [name, Class] of CLASSES) {
+        const size = Class.BYTES_PER_ELEMENT;
+        const alone = compileMode(t[name](), mode);
+        const batch = compileMode(t.array(t.object({ id: t.uint8(), v: t[name]() })), mode);
+        for (let n = 0; n * size <= 80; n++) {
+          // Elements from their little-endian bytes, so the test does not lean on the
+          // machine's byte order: k * 37 + 11 for each byte.
+          const bytes = Uint8Array.from({ length: n * size }, (_, k) => (k * 37 + 11 + n) & 255);
+          const dv = new DataView(bytes.buffer);
+          const expected = new Class(n);
+          for (let k = 0; k < n; k++) {
+            const at = k * size;
+            expected[k] =
+              Class === Float64Array ? dv.getFloat64(at, true)
+              : Class === Float32Array ? dv.getFloat32(at, true)
+              : Class === Int32Array ? dv.getInt32(at, true)
+              : Class === Uint32Array ? dv.getUint32(at, true)
+              : Class === Int16Array ? dv.getInt16(at, true)
+              : Class === Uint16Array ? dv.getUint16(at, true)
+              : dv.getInt8(at);
+          }
+          const message = concatBytes(Uint8Array.from(varint(n)), bytes);
+          for (let shift = 0; shift < 8; shift++) {
+            const wide = new Uint8Array(message.length + shift);
+            wide.set(message, shift);
+            const got = alone.decode(wide.subarray(shift));
+            assert.equal(Object.getPrototypeOf(got), Class.prototype, `${name} of ${n} at +${shift}`);
+            assert.equal(got.byteOffset, 0, `${name} of ${n}: aligned, a buffer of its own`);
+            assert.equal(got.buffer.byteLength, n * size, `${name} of ${n}: a buffer of its own`);
+            assert.deepStrictEqual(got, expected, `${name} of ${n} at +${shift}`);
+          }
+          // Signalling NaNs keep every bit (a float read as a number would quiet them).
+          if ((Class === Float64Array || Class === Float32Array) && n > 0) {
+            const nan = Uint8Array.from(bytes);
+            for (let k = 0; k < n; k++) {
+              if (Class === Float64Array) new DataView(nan.buffer).setBigUint64(k * 8, 0x7ff0000000000001n + BigInt(k), true);
+              else new DataView(nan.buffer).setUint32(k * 4, k % 2 ? 0xffbbff79 : 0x7f800001 + k, true);
+            }
+            const framed = concatBytes(Uint8Array.from(varint(n)), nan);
+            for (let shift = 0; shift < 8; shift += 3) {
+              const wide = new Uint8Array(framed.length + shift);
+              wide.set(framed, shift);
+              const got = alone.decode(wide.subarray(shift));
+              assert.equal(toHex(new Uint8Array(got.buffer, got.byteOffset, got.byteLength)), toHex(nan), `${name} of ${n} NaNs at +${shift}`);
+              assert.equal(toHex(alone.encode(got)), toHex(framed), `${name} of ${n} NaNs re-encoded`);
+            }
+          }
+          const items = [0, 1, 2].map((id) => ({ id, v: expected }));
+          const decoded = batch.decode(batch.encode(items));
+          assert.deepStrictEqual(decoded, items, `${name} of ${n} in a batch`);
+          assert.notEqual(decoded[0].v, decoded[1].v, 'each item its own array');
+          assert.equal(toHex(alone.encode(expected)), toHex(message), `${name} of ${n}: the bytes`);
+        }
+      }
+    });
+  }
+});

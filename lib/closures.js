@@ -752,8 +752,7 @@ function compile(root, m, generate = false) {
         return (r) => {
           const n = r.count(r.maxArray, size);
           r.charge(n * size);
-          const out = new Class(n);
-          if (n !== 0) new Uint8Array(out.buffer).set(r.bytes(r.p, r.p + n * size));
+          const out = rt.copyTyped(Class, r.b, r.p, n);
           r.p += n * size;
           return out;
         };
