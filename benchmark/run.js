@@ -188,7 +188,8 @@ async function main() {
   // Stream decodes (benchmark/streams.js), when shorn and events100k are in the run.
   const streams = options.codecs.includes('shorn') && fixtures.includes('events100k') ? require('./streams').run(plan.rounds) : null;
   // The construct matrix (benchmark/constructs.js), when shorn is in the run.
-  const constructs = options.codecs.includes('shorn') && !options.quick ? require('./constructs').run(plan.rounds) : '';
+  // Then the corpora under the schemas `shorn infer` writes (benchmark/inferred.js).
+  const constructs = options.codecs.includes('shorn') && !options.quick ? `${require('./constructs').run(plan.rounds)}\n${require('./inferred').run(plan.rounds)}` : '';
   // shorn's browser build in Chromium (benchmark/browser.js), when shorn is in the run.
   const browser = options.codecs.includes('shorn') && !options.quick ? await require('./browser').run(plan.rounds) : '';
   const otherBusyDuringRun = otherBusyPercent();
