@@ -77,3 +77,52 @@ test('a detached byte or typed array encodes as an empty one, as the native back
     assert.deepStrictEqual([...compile(schema, { backend: 'js' }).encode(make())], [0]);
   }
 });
+
+// Short text (up to 24 bytes) is decoded in JS on this back end (lib/closures.js,
+// `shortUtf8`), longer text by a fatal TextDecoder: every 1-4 byte sequence of the UTF-8
+// grammar's edges, alone and between ASCII, and random and mutated short texts, decode as
+// natively, to the value or the error.
+test('short text decodes as natively: every edge of UTF-8, and random and mutated bytes', () => {
+  const schema = t.object({ s: t.string(), after: t.uint8() });
+  const native = compile(schema);
+  const js = JS_MODES.map((mode) => compile(schema, mode));
+  const check = (text) => {
+    const bytes = concatBytes(varint(text.length), text, Uint8Array.of(7));
+    const want = outcome(() => native.decode(bytes));
+    for (const codec of js) assert.deepStrictEqual(outcome(() => codec.decode(bytes)), want, Buffer.from(text).toString('hex'));
+    return want;
+  };
+  const EDGES = [0x00, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff];
+  const CONT = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
+  let valid = 0;
+  for (const lead of EDGES) {
+    for (const c1 of CONT) {
+      for (const c2 of [...CONT, null]) {
+        for (const c3 of [0x80, 0xbf, 0x41, null]) {
+          const seq = [lead, c1, c2, c3].filter((x) => x !== null);
+          for (const cut of [1, 2, 3, 4]) {
+            if (cut > seq.length) continue;
+            const core = seq.slice(0, cut);
+            if (!('code' in check(Uint8Array.from(core)))) valid++;
+            check(Uint8Array.from([0x61, ...core, 0x62]));
+          }
+        }
+      }
+    }
+  }
+  // Random text: mostly well-formed (several scripts), then with a byte changed or cut.
+  const SAMPLES = ['zoë', 'łukasz', 'søren', 'ñuño', '李小龍', 'ярослава', '🚀x', 'ÿ', 'a\u0000b', '\ufeffbom', 'é🌍é', '\u07ff\u0800\uffff'];
+  let seed = 0x5eed;
+  const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  for (let n = 0; n < 3000; n++) {
+    let text = '';
+    while (text.length < 1 + Math.floor(next() * 10)) text += SAMPLES[Math.floor(next() * SAMPLES.length)];
+    let bytes = new Uint8Array(Buffer.from(text)).subarray(0, 1 + Math.floor(next() * 24));
+    if (n % 2 === 1 && bytes.length > 0) {
+      bytes = Uint8Array.from(bytes);
+      bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
+    }
+    if (!('code' in check(bytes))) valid++;
+  }
+  assert.ok(valid > 1000, `${valid} texts were well-formed`);
+});
