@@ -11,10 +11,10 @@
 
 const { TYPES } = require('./types');
 const rt = require('./runtime');
-
-const { asciiText } = rt;
 const { HEAP, HEAP_NUMBER, heapCost } = require('./lower');
 const { writeUtf8 } = require('./utf8');
+
+const { asciiText } = rt;
 
 /** Thrown by a closure for anything it does not take; never seen outside lib/js-backend.js. */
 const FAULT = Object.freeze({ fault: true });
@@ -197,24 +197,13 @@ class In {
 
   /**
    * A DataView of the whole ArrayBuffer under the input, read at `off + p`: one per
-   * buffer, kept while inputs come from that buffer (Node's Buffer pool, a socket's
-   * chunk), where one made per message cost a fifth of a nestedEvent decode.
+   * buffer (`rt.inputDataView`), taken once a message.
    */
   view() {
     let dv = this.dv;
     if (dv === null) {
-      const buffer = typedBuffer.call(this.b);
       this.off = typedByteOffset.call(this.b);
-      if (lastBuffer === buffer) dv = lastView;
-      else {
-        dv = new DataView(buffer);
-        // Kept only for a buffer of up to 1 MiB, so no large input stays alive for it.
-        if (dv.byteLength <= 1 << 20) {
-          lastBuffer = buffer;
-          lastView = dv;
-        }
-      }
-      this.dv = dv;
+      dv = this.dv = rt.inputDataView(typedBuffer.call(this.b));
     }
     return dv;
   }
@@ -312,12 +301,6 @@ class In {
 }
 
 const fromCharCode = String.fromCharCode;
-
-// The DataView of the buffer the last input with a float was in (`In.view`).
-let lastBuffer = null;
-let lastView = null;
-
-
 
 // ---- encode ---------------------------------------------------------------------------
 

@@ -450,8 +450,9 @@ class Generator {
    * (__test__/small.test.js decodes random and mutated messages both ways). Constrained
    * values are checked by the JS read as encode checks them (bounds, lengths, patterns,
    * formats), and one that breaks them gives up the JS read. Schemas with other types
-   * (bytes, counted arrays), and readers of another schema's bytes, have no JS read; nor do limits that a small message could reach, nor schemas whose JS read would
-   * be more than FAST_SOURCE_MAX of source. After a large decode or a grown
+   * (bytes, counted arrays), and readers of another schema's bytes, have no JS read; nor
+   * do limits that a small message could reach, nor schemas whose JS read would be more
+   * than FAST_SOURCE_MAX of source. After a large decode or a grown
    * tape (`st.grown`, lib/runtime.js) the next small message goes natively, which gives
    * back the memory. docs/DESIGN.md, "Small messages read in JS", has the measurements.
    */
