@@ -140,6 +140,29 @@ for (const [name, codec] of codecs) {
   });
 }
 
+// An array's leading numbers go on the decode tape without a token each; at its first
+// other item they get theirs (src/types/json.rs, `NUMBERS`, TapeOut::spread). Every count
+// of leading numbers, before every other kind of item, in tapes short enough to grow.
+test('arrays of numbers, and numbers before other items, decode as written; a bad item after numbers keeps its path and offset', () => {
+  const others = ['s', 'x'.repeat(70), null, true, false, [], [1, 'a'], { k: 1 }, { a: 1, b: 2, c: 3, d: 4 }];
+  const numbers = (n) => Array.from({ length: n }, (_, k) => (k % 3 === 0 ? k : k % 3 === 1 ? -k * 1e6 : k + 0.25));
+  for (const [name, codec] of codecs) {
+    for (const n of [0, 1, 2, 5, 31, 32, 1000, 70000]) {
+      const values = [numbers(n), ...others.map((o) => [...numbers(n), o, ...numbers(3)]), [numbers(n), [...numbers(n), 'z']], { a: numbers(n), b: [...numbers(n), { c: numbers(2) }] }];
+      for (const v of values) assert.deepStrictEqual(codec.decode(codec.encode(v)), plain(v), `${name}: ${n} numbers`);
+      // Many to a message: the tape grows past its first size and the decode runs again.
+      const many = Array.from({ length: 4 }, () => values);
+      assert.deepStrictEqual(codec.decode(codec.encode(many)), plain(many), `${name}: ${n} numbers, many`);
+      // Type byte 08 is malformed: after n small integers (one byte each) in an array of
+      // n + 1 items, at its offset, with the item's path.
+      const zeros = reference(Array(n + 1).fill(0));
+      const head = zeros.subarray(0, zeros.length - (n + 1));
+      const bad = Buffer.from([...head, ...Array(n).fill(0x41), 0x08]);
+      assert.throws(() => codec.decode(bad), (e) => e.code === 'ERR_SHORN_MALFORMED' && e.offset === head.length + n && e.path === `$[${n}]`, `${name}: ${n}`);
+    }
+  }
+});
+
 test('a getter that encodes json while a json value is written gets its own bytes, and the outer value its own', () => {
   const codec = compile(t.object({ a: t.json(), b: t.json() }));
   const inner = compile(t.json());

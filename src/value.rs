@@ -667,6 +667,11 @@ impl<'a> Unmarshal<'a> {
                 let n = self.next() as usize;
                 Value::Array((0..n).map(|_| self.json()).collect())
             }
+            // An array of numbers only, each without its token.
+            8 => {
+                let n = self.next() as usize;
+                Value::Array((0..n).map(|_| Value::Number(self.next())).collect())
+            }
             _ => {
                 let n = self.next() as usize;
                 // The shape slot (src/types/json.rs): JS's business.

@@ -4,7 +4,8 @@
 // to the input and keeps key order. Anything else (undefined, NaN, a bigint, a Date, a
 // function, a cycle) is ERR_SHORN_INVALID with its path. Tape, both ways, one token per
 // value: 0 null, 1 false, 2 true, 3 number + the number, 4 string + its length (text
-// with the strings), 5 array + count + items, 6 object + count + (key, value)*. A key is
+// with the strings), 5 array + count + items, 6 object + count + (key, value)*, and on
+// decode 8, an array of numbers only: count + the numbers, no token each. A key is
 // its length on encode; on decode a key slot: the id of a key met before in the message
 // (in its key table, rt.keyTable), or -1, a key not kept, or -2 - id, a new key, both
 // then the key's text slot (src/types/json.rs, KeyIds). On decode an object of 4 to 64
@@ -418,15 +419,20 @@ function take(c, keys) {
     case 4:
       return c.text();
     case 5: {
-      const n = T[c.i++];
+      const n = T[c.i];
+      if (n > 4) return array(c, keys);
+      c.i++;
       const a = new Array(n);
-      for (let k = 0; k < n; k++) {
-        // A number, the commonest item (canada's and mesh's arrays), without a call.
-        if (T[c.i] === 3) {
-          a[k] = T[c.i + 1];
-          c.i += 2;
-        } else a[k] = take(c, keys);
-      }
+      for (let k = 0; k < n; k++) a[k] = take(c, keys);
+      return a;
+    }
+    case 8: {
+      // An array of numbers only (canada's coordinates, mesh's vertices and indices).
+      const i = c.i + 1;
+      const n = T[c.i];
+      const a = new Array(n);
+      for (let k = 0; k < n; k++) a[k] = T[i + k];
+      c.i = i + n;
       return a;
     }
     default: {
@@ -439,6 +445,27 @@ function take(c, keys) {
       return members(c, keys, n, null);
     }
   }
+}
+
+// An array: its count, then its items. A number, the commonest item (canada's and mesh's
+// arrays), is read without a call, the slot index in a local.
+function array(c, keys) {
+  const T = c.T;
+  let i = c.i;
+  const n = T[i++];
+  const a = new Array(n);
+  for (let k = 0; k < n; k++) {
+    if (T[i] === 3) {
+      a[k] = T[i + 1];
+      i += 2;
+    } else {
+      c.i = i;
+      a[k] = take(c, keys);
+      i = c.i;
+    }
+  }
+  c.i = i;
+  return a;
 }
 
 // An object of the next `n` members; `ids`, if not null, gets their key ids.

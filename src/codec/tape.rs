@@ -181,6 +181,21 @@ impl<'t> TapeOut<'t> {
             *slot = v;
         }
     }
+
+    /// Puts `token` before each of the `n` slots from `from` to the last one produced:
+    /// `v0 v1 ..` becomes `token v0 token v1 ..`, `n` slots more. Where the tape is too
+    /// short the decode runs again once it has grown, so what lands past its end (and
+    /// what is moved from there) does not matter.
+    pub fn spread(&mut self, from: usize, n: usize, token: f64) {
+        debug_assert_eq!(from + n, self.slots);
+        // From the last slot down, so that no slot is written before it is moved.
+        for k in (0..n).rev() {
+            let v = self.tape.get(from + k).copied().unwrap_or(0.0);
+            self.set(from + 2 * k + 1, v);
+            self.set(from + 2 * k, token);
+        }
+        self.slots += n;
+    }
 }
 
 /// The bits of a 64-bit integer in a tape slot: JS reads and writes them through a
@@ -214,6 +229,29 @@ mod tests {
             let mut out = TapeOut::new(&mut tape);
             out.push(bits_to_slot(bits));
             assert_eq!(slot_to_bits(tape[0]), bits);
+        }
+    }
+
+    #[test]
+    fn spread_puts_a_token_before_each_slot_and_counts_them() {
+        let mut tape = [0.0f64; 8];
+        let mut out = TapeOut::new(&mut tape);
+        for v in [9.0, 5.0, 10.0, 11.0] {
+            out.push(v);
+        }
+        out.spread(2, 2, 3.0);
+        assert_eq!(out.slots(), 6);
+        out.push(4.0);
+        assert_eq!(tape[..7], [9.0, 5.0, 3.0, 10.0, 3.0, 11.0, 4.0]);
+        // Past the tape's end only the count is right; nothing panics.
+        for (len, from, n) in [(3, 1, 4), (0, 0, 3), (5, 2, 6)] {
+            let mut tape = vec![7.0f64; len];
+            let mut out = TapeOut::new(&mut tape);
+            for k in 0..from + n {
+                out.push(k as f64);
+            }
+            out.spread(from, n, 3.0);
+            assert_eq!(out.slots(), from + 2 * n);
         }
     }
 

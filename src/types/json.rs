@@ -20,7 +20,8 @@
 //! Tape, both ways, a token per value: 0 null, 1 false, 2 true, 3 number (then the
 //! number), 4 string (then its length in UTF-16 units; the text follows in the message's
 //! text), 5 array (then the count, then the items), 6 object (then the count, then per
-//! member its key and its value). On encode a key is its length in units; on decode it is
+//! member its key and its value); on decode also 8, an array of numbers only (then the
+//! count, then the numbers, no token each: canada's coordinates, mesh's vertices). On encode a key is its length in units; on decode it is
 //! a key id first (`KeyIds`): the id of a key met before in this message's json values,
 //! or -1 (a key not kept) or -2 - id (a new key, which takes the next id), each of these
 //! two then the key's text slot. JS keeps each new key's string (and whether
@@ -252,6 +253,9 @@ const NUMBER: f64 = 3.0;
 const STRING: f64 = 4.0;
 const ARRAY: f64 = 5.0;
 const OBJECT: f64 = 6.0;
+/// On decode only: an array whose items are all numbers (then the count, then the
+/// numbers, with no token each).
+const NUMBERS: f64 = 8.0;
 /// On encode only: a value JS wrote itself, in the form above, but for its longer strings,
 /// which it leaves in the text (`raw`).
 const RAW: f64 = 7.0;
@@ -390,8 +394,13 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
 fn value<'a>(d: &mut Decoding<'a, '_>, table: &mut KeyIds<'a>) -> Result<()> {
     let offset = d.r.offset();
     let tag = d.r.u8()?;
+    tagged(d, table, tag, offset)
+}
+
+/// A number, of type byte `tag` at `offset`; None if `tag` is not a number's.
+#[inline(always)]
+fn number(d: &mut Decoding, tag: u8, offset: usize) -> Result<Option<f64>> {
     match tag {
-        0x00..=0x02 => d.out.push(tag as f64),
         0x03 => {
             let v = d.r.f64()?;
             if !v.is_finite() || is_int(v) {
@@ -405,8 +414,7 @@ fn value<'a>(d: &mut Decoding<'a, '_>, table: &mut KeyIds<'a>) -> Result<()> {
                 ));
             }
             d.charge(super::HEAP_NUMBER, offset)?;
-            d.out.push(NUMBER);
-            d.out.push(v);
+            Ok(Some(v))
         }
         0x04 => {
             let v = unzigzag64(d.r.varint64()?);
@@ -420,13 +428,27 @@ fn value<'a>(d: &mut Decoding<'a, '_>, table: &mut KeyIds<'a>) -> Result<()> {
                 ));
             }
             d.charge(super::HEAP_NUMBER, offset)?;
-            d.out.push(NUMBER);
-            d.out.push(v as f64);
+            Ok(Some(v as f64))
         }
-        0x40..=0x7f => {
-            d.out.push(NUMBER);
-            d.out.push((tag & 0x3f) as f64);
-        }
+        0x40..=0x7f => Ok(Some((tag & 0x3f) as f64)),
+        _ => Ok(None),
+    }
+}
+
+/// The value of type byte `tag` at `offset` (the byte read).
+fn tagged<'a>(
+    d: &mut Decoding<'a, '_>,
+    table: &mut KeyIds<'a>,
+    tag: u8,
+    offset: usize,
+) -> Result<()> {
+    if let Some(v) = number(d, tag, offset)? {
+        d.out.push(NUMBER);
+        d.out.push(v);
+        return Ok(());
+    }
+    match tag {
+        0x00..=0x02 => d.out.push(tag as f64),
         0x05 | 0x80..=0xbf => {
             let len = if tag == 0x05 {
                 let len = d.length(LimitKind::StringBytes, d.limits.max_string_bytes)?;
@@ -476,8 +498,13 @@ fn value<'a>(d: &mut Decoding<'a, '_>, table: &mut KeyIds<'a>) -> Result<()> {
                 super::array::HEAP + count as u64 * super::array::HEAP_PER_ITEM
             };
             d.charge(cost, offset)?;
+            let token_at = d.out.slots();
             d.out.push(if object { OBJECT } else { ARRAY });
             d.out.push(count as f64);
+            // An array's leading numbers go on the tape bare: if all its items are
+            // numbers its token becomes NUMBERS, else, at its first other item, the
+            // numbers before it get their tokens.
+            let mut bare = if object { None } else { Some(0usize) };
             // An object of `MIN_SHAPE_KEYS` to `MAX_SHAPE_KEYS` members has a shape slot,
             // set once its keys are known.
             let shaped = object && has_shape_slot(count as usize);
@@ -546,8 +573,22 @@ fn value<'a>(d: &mut Decoding<'a, '_>, table: &mut KeyIds<'a>) -> Result<()> {
                     }
                     value(d, table).map_err(|e| e.within(Segment::Field(key_text(key))))?;
                 } else {
-                    value(d, table).map_err(|e| e.within_index(i))?;
+                    let offset = d.r.offset();
+                    let tag = d.r.u8().map_err(|e| e.within_index(i))?;
+                    if let Some(n) = bare {
+                        if let Some(v) = number(d, tag, offset).map_err(|e| e.within_index(i))? {
+                            d.out.push(v);
+                            bare = Some(n + 1);
+                            continue;
+                        }
+                        d.out.spread(token_at + 2, n, NUMBER);
+                        bare = None;
+                    }
+                    tagged(d, table, tag, offset).map_err(|e| e.within_index(i))?;
                 }
+            }
+            if bare.is_some() && count > 0 {
+                d.out.set(token_at, NUMBERS);
             }
             if shaped {
                 let shape = table.shape(ids_from, shapeless, shape_at, d.out.slots());
@@ -593,6 +634,8 @@ mod tests {
         *i += 1;
         if token == NUMBER || token == STRING {
             *i += 1;
+        } else if token == NUMBERS {
+            *i += 1 + tape[*i] as usize;
         } else if token == ARRAY {
             let n = tape[*i] as usize;
             *i += 1;
