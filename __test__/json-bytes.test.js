@@ -256,6 +256,22 @@ test('a json value whose getter gives a non-JSON value, then a JSON one, fails e
   }
 });
 
+test('an array item behind a getter is read once however its type changes, after numbers or not', () => {
+  for (const codegen of [true, false]) {
+    const codec = compile(t.json(), { codegen });
+    for (const before of [[], [1], [1.5, -7, 2 ** 40]]) {
+      for (const seq of [[5, { a: 1 }], [{ a: 1 }, 5], ['s', 6.5], [7, 8]]) {
+        let calls = 0;
+        const a = [...before, 0, 9];
+        Object.defineProperty(a, before.length, { enumerable: true, get: () => seq[calls++ % 2] });
+        const got = codec.decode(codec.encode(a));
+        assert.strictEqual(calls, 1, `codegen ${codegen}: ${JSON.stringify(before)} ${JSON.stringify(seq)}`);
+        assert.deepStrictEqual(got, [...before, seq[0], 9]);
+      }
+    }
+  }
+});
+
 test('record keys written by JS in their bytes (short ASCII) or in the text (the rest) are the same bytes either way', () => {
   const keys = ['', 'a', 'id', '0', '10', '__proto__', 'x'.repeat(7), 'x'.repeat(8), 'x'.repeat(9), 'y'.repeat(15), 'y'.repeat(16), 'y'.repeat(17), 'é', 'aé', 'a'.repeat(15) + 'é', '😀', 'k'.repeat(300)];
   const value = Object.fromEntries(keys.map((k, n) => [k, n]));

@@ -116,7 +116,7 @@ const TEXT_MIN = 16;
 // the tape changes (rt.view does the same for 64-bit integers). `base`: the byte offset of
 // the value's bytes; `texts`: where its strings in the text go and their lengths; `S`:
 // the text; `cut`: whether it was cut meanwhile.
-const J = { T: null, viewOf: null, U: null, DV: null, o: 0, end: 0, base: 0, depth: 0, max: 0, grow: null, scratch: false, S: '', cut: false, texts: [], nt: 0, busy: false, write: null, changed: null };
+const J = { T: null, viewOf: null, U: null, DV: null, o: 0, end: 0, base: 0, depth: 0, max: 0, grow: null, scratch: false, S: '', cut: false, texts: [], nt: 0, busy: false, write: null, changed: null, item: null };
 
 // Writes json value `x` at slot `i` of tape `T`, text `S` (depth: the levels it is in),
 // growing the tape with `grow(T, need)`; returns the slot after it, or FAIL (FAIL_CUT).
@@ -270,46 +270,110 @@ function str(x, tagged) {
 // Writes `x` as UTF-8 at `o`; returns where it ends, or FAIL (-1) at a lone surrogate.
 const utf8 = (x, o) => writeUtf8(x, J.U, o);
 
-function num(x) {
-  if (Number.isInteger(x) && x <= SAFE && x >= -SAFE && !(x === 0 && 1 / x < 0)) {
-    need(11);
-    if (x >= 0 && x <= 63) {
-      J.U[J.o++] = 0x40 | x;
-      return 0;
+// Writes number `v` at `o` of the tape's bytes `U` (`DV`, its DataView), which has room
+// for 9 bytes there; returns where it ends, FAIL if `v` is not finite, or WIDE for an
+// integer beyond 32 bits (`wide` writes it). Inlined where it is called: the array loop
+// (`numbers`) keeps `U` and `o` in locals.
+function numberAt(U, DV, o, v) {
+  // An int32 but -0, which is a float on the wire.
+  if ((v | 0) === v && (v !== 0 || 1 / v > 0)) {
+    if (v >= 0 && v <= 63) {
+      U[o] = 0x40 | v;
+      return o + 1;
     }
-    J.U[J.o++] = 0x04;
-    if ((x | 0) === x) {
-      varint(((x << 1) ^ (x >> 31)) >>> 0);
-      return 0;
+    U[o++] = 0x04;
+    let z = ((v << 1) ^ (v >> 31)) >>> 0;
+    while (z > 127) {
+      U[o++] = (z & 127) | 128;
+      z >>>= 7;
     }
-    // Zigzag beyond 32 bits: exact in a double for magnitudes up to 2^52, in a BigInt
-    // beyond (up to 2^53 - 1, whose zigzag needs 54 bits).
-    if (x > 2 ** 52 || x < -(2 ** 52)) {
-      let z = x < 0 ? -2n * BigInt(x) - 1n : 2n * BigInt(x);
-      while (z > 127n) {
-        J.U[J.o++] = Number(z & 127n) | 128;
-        z >>= 7n;
-      }
-      J.U[J.o++] = Number(z);
-      return 0;
+    U[o++] = z;
+    return o;
+  }
+  if (Number.isInteger(v) && v !== 0 && v <= SAFE && v >= -SAFE) return WIDE;
+  // NaN and the infinities (v - v is NaN for them, 0 for every finite number).
+  if (v - v !== 0) return FAIL;
+  U[o] = 0x03;
+  DV.setFloat64(o + 1, v, true);
+  return o + 9;
+}
+
+const WIDE = -4;
+
+// A safe integer beyond 32 bits: 04, then its zigzag varint, exact in a double for
+// magnitudes up to 2^52 and in a BigInt beyond (up to 2^53 - 1, whose zigzag needs 54
+// bits).
+function wide(x) {
+  need(9);
+  const U = J.U;
+  let o = J.o;
+  U[o++] = 0x04;
+  if (x > 2 ** 52 || x < -(2 ** 52)) {
+    let z = x < 0 ? -2n * BigInt(x) - 1n : 2n * BigInt(x);
+    while (z > 127n) {
+      U[o++] = Number(z & 127n) | 128;
+      z >>= 7n;
     }
+    U[o++] = Number(z);
+  } else {
     let z = x < 0 ? -2 * x - 1 : 2 * x;
-    const U = J.U;
-    let o = J.o;
     while (z > 127) {
       U[o++] = (z % 128) | 128;
       z = Math.floor(z / 128);
     }
     U[o++] = z;
+  }
+  J.o = o;
+  return 0;
+}
+
+function num(x) {
+  need(9);
+  const o = numberAt(J.U, J.DV, J.o, x);
+  if (o >= 0) {
     J.o = o;
     return 0;
   }
-  if (!Number.isFinite(x)) return FAIL;
-  need(9);
-  J.U[J.o++] = 0x03;
-  J.DV.setFloat64(J.o, x, true);
-  J.o += 8;
-  return 0;
+  return o === WIDE ? wide(x) : FAIL;
+}
+
+// Number `v`, item `k` of array `x` of `n` items, and the numbers after it: returns the
+// index of the first item after them that is not a number, that item in `J.item` (each
+// item is read once: a getter may give another value each time), or `n`; or FAIL. The
+// tape's bytes and where they end are locals for the run.
+function numbers(x, v, k, n) {
+  let U = J.U;
+  let DV = J.DV;
+  let o = J.o;
+  let end = J.end - 9;
+  for (;;) {
+    if (o > end) {
+      J.o = o;
+      need(9);
+      U = J.U;
+      DV = J.DV;
+      o = J.o;
+      end = J.end - 9;
+    }
+    const p = numberAt(U, DV, o, v);
+    if (p >= 0) o = p;
+    else {
+      J.o = o;
+      if (p === FAIL || wide(v) === FAIL) return FAIL;
+      U = J.U;
+      DV = J.DV;
+      o = J.o;
+      end = J.end - 9;
+    }
+    if (++k === n) break;
+    v = x[k];
+    if (typeof v !== 'number') {
+      J.item = v;
+      break;
+    }
+  }
+  J.o = o;
+  return k;
 }
 
 // A count in the type byte (`short` | n, below 32) or after `long`.
@@ -342,7 +406,20 @@ function bytes(x) {
   if (Array.isArray(x)) {
     const n = x.length;
     count(n, 0xc0, 0x06);
-    for (let k = 0; k < n; k++) if (bytes(x[k]) === FAIL) return FAIL;
+    let k = 0;
+    while (k < n) {
+      const v = x[k];
+      if (typeof v === 'number') {
+        // Then its run of numbers, and the item after them (read once) in turn.
+        k = numbers(x, v, k, n);
+        if (k === FAIL) return FAIL;
+        if (k === n) break;
+        const item = J.item;
+        J.item = null;
+        if (bytes(item) === FAIL) return FAIL;
+      } else if (bytes(v) === FAIL) return FAIL;
+      k++;
+    }
   } else {
     if (!rt.isPlainObject(x)) return FAIL;
     const keys = Object.keys(x);
