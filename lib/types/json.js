@@ -425,9 +425,15 @@ function bytes(x) {
     const keys = Object.keys(x);
     const n = keys.length;
     count(n, 0xe0, 0x07);
-    for (let k = 0; k < n; k++) {
-      const key = keys[k];
-      if (str(key, false) === FAIL || bytes(x[key]) === FAIL) return FAIL;
+    if (n < 8) {
+      for (let k = 0; k < n; k++) {
+        const key = keys[k];
+        if (str(key, false) === FAIL || bytes(x[key]) === FAIL) return FAIL;
+      }
+    } else {
+      const values = Object.values(x);
+      if (values.length !== n) return FAIL;
+      for (let k = 0; k < n; k++) if (str(keys[k], false) === FAIL || bytes(values[k]) === FAIL) return FAIL;
     }
   }
   J.depth--;
