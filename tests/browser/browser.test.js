@@ -6,6 +6,7 @@
 // and writes every golden vector and the six corpora, with and without a
 // Content-Security-Policy that forbids eval, and talks to this process over fetch and a
 // WebSocket, both ways, with the native back end on this side: the bytes must be the same.
+// The same package, bundled as for a worker, runs in workerd (Cloudflare Workers' runtime).
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -108,6 +109,55 @@ async function run() {
 window.violations = 0;
 document.addEventListener('securitypolicyviolation', () => window.violations++);
 window.results = run().catch((e) => ({ failures: ['threw: ' + (e && e.stack || e)] }));
+`;
+
+// The same package as a worker in workerd, the runtime of Cloudflare Workers: no addons,
+// no eval (so the closures alone, chosen by themselves). Bundled as a worker's bundler does
+// (esbuild, the `workerd`, `worker` and `browser` conditions), run by `workerd test`; the
+// test handler prints its results on one line.
+const WORKER = `import { compile, t, ShornError } from 'shorn';
+import golden from './golden.json';
+import schemas from './schemas.json';
+import corpora from './corpora.json';
+
+${GOLDEN_VALUES_SOURCE}
+const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((key) => [key, x[key]])) : x));
+async function run() {
+  const out = { failures: [], vectors: 0, rejects: 0, corpora: {}, backend: null, generated: null };
+  for (const v of golden.vectors) {
+    const codec = compile(v.schema);
+    out.backend = codec.backend;
+    out.generated = codec.generated;
+    const bytes = codec.encode(from(v.value));
+    if (toHex(bytes) !== v.hex) out.failures.push(v.name + ': wrote ' + toHex(bytes));
+    if (toHex(codec.encode(codec.decode(fromHex(v.hex)))) !== v.hex) out.failures.push(v.name + ': decoded value writes other bytes');
+    out.vectors++;
+  }
+  for (const r of golden.rejects) {
+    if (r.layer === 'js') continue;
+    try {
+      compile(r.schema, r.limits || {}).decode(fromHex(r.hex));
+      out.failures.push(r.name + ': decoded');
+    } catch (e) {
+      if (!(e instanceof ShornError) || e.code !== r.code || e.offset !== r.offset || e.path !== r.path) out.failures.push(r.name + ': ' + e.code + ' ' + e.offset + ' ' + e.path);
+    }
+    out.rejects++;
+  }
+  for (const [name, schema] of Object.entries(schemas)) {
+    for (const [label, codec] of [['schema', compile(schema)], ['json', compile(t.json())]]) {
+      const bytes = codec.encode(JSON.parse(corpora[name]));
+      // Equal as deepStrictEqual has it: a schema's objects keep its field order, not the file's.
+      if (canonical(codec.decode(bytes)) !== canonical(JSON.parse(corpora[name]))) out.failures.push(name + ' (' + label + '): decoded value differs');
+      out.corpora[name + ' (' + label + ')'] = toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+    }
+  }
+  return out;
+}
+export default {
+  async test() {
+    console.log('SHORN-RESULTS ' + JSON.stringify(await run()));
+  },
+};
 `;
 
 let scratch;
@@ -242,6 +292,42 @@ describe('in Chromium, bundled by esbuild from the packed package', () => {
     // One probe of `new Function`, at the first compile, which the policy refuses (and
     // reports); nothing else is refused.
     assert.ok(violations <= 1, `${violations} violations`);
+  });
+});
+
+describe('in workerd (the Cloudflare Workers runtime: no addons, no eval), bundled as for a worker', () => {
+  test('every golden vector and the six corpora: the native bytes, on the closures', () => {
+    const tools = require('../../scripts/tools');
+    const { workerd } = tools.ensure();
+    const app = path.join(scratch, 'app');
+    fs.writeFileSync(path.join(app, 'worker-src.mjs'), WORKER);
+    fs.writeFileSync(path.join(app, 'golden.json'), JSON.stringify(golden));
+    fs.writeFileSync(path.join(app, 'schemas.json'), JSON.stringify(Object.fromEntries(CORPORA.map((c) => [c.file, c.shorn(t)]))));
+    fs.writeFileSync(path.join(app, 'corpora.json'), JSON.stringify(Object.fromEntries(CORPORA.map((c) => [c.file, fs.readFileSync(path.join(ROOT, 'benchmark', 'data', c.file), 'utf8')]))));
+    // As Cloudflare's wrangler bundles: the workerd, worker and browser conditions.
+    require('esbuild').buildSync({ entryPoints: [path.join(app, 'worker-src.mjs')], bundle: true, format: 'esm', minify: true, outfile: path.join(app, 'worker.mjs'), conditions: ['workerd', 'worker', 'browser'], logLevel: 'silent' });
+    fs.writeFileSync(
+      path.join(app, 'config.capnp'),
+      `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (services = [(name = "main", worker = .w)]);
+const w :Workerd.Worker = (modules = [(name = "worker.mjs", esModule = embed "worker.mjs")], compatibilityDate = "2026-11-01");
+`,
+    );
+    const run = spawnSync(workerd.bin, ['test', 'config.capnp', '--verbose'], { cwd: app, encoding: 'utf8', timeout: 120000 });
+    const output = `${run.stdout}${run.stderr}`;
+    assert.equal(run.status, 0, output.slice(-2000));
+    const line = output.split('\n').find((l) => l.startsWith('SHORN-RESULTS '));
+    assert.ok(line, output.slice(-2000));
+    const results = JSON.parse(line.slice('SHORN-RESULTS '.length));
+    assert.deepEqual(results.failures, []);
+    assert.equal(results.backend, 'js');
+    assert.equal(results.generated, false, 'no eval in workerd: the closures');
+    assert.ok(results.vectors >= 40 && results.rejects >= 20, `${results.vectors} vectors, ${results.rejects} rejects`);
+    for (const c of CORPORA) {
+      for (const [label, schema] of [['schema', c.shorn(t)], ['json', t.json()]]) {
+        assert.equal(results.corpora[`${c.file} (${label})`], sha256(compile(schema).encode(loadCorpus(c.name))), `${c.name} (${label})`);
+      }
+    }
   });
 });
 
