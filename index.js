@@ -6,13 +6,13 @@ const { t } = require('./lib/types');
 const { ShornError, ISSUE, issueOf } = require('./lib/errors');
 const { walk, analyze } = require('./lib/walk');
 const rt = require('./lib/runtime');
-const host = require('./lib/host');
-const codegen = require('./lib/codegen');
+const host = require('#host');
+const codegen = require('#codegen');
 const jsBackend = require('./lib/js-backend');
 const genericMarshaller = require('./lib/generic');
 const { TYPES } = require('./lib/types');
-const { fromZod, fromZodReport } = require('./lib/zod');
-const { fromJsonSchema } = require('./lib/json-schema');
+const { fromZod, fromZodReport } = require('#zod');
+const { fromJsonSchema } = require('#json-schema');
 const { fingerprint } = require('./lib/fingerprint');
 const evolve = require('./lib/evolve');
 const { unconstrained } = require('./lib/constraints');
@@ -67,12 +67,12 @@ class Codec {
 
   /** A Transform from values to framed bytes (docs/FORMAT.md, "Framing"): `{ checksum }`. */
   encoder(options) {
-    return new (require('./lib/stream').FrameEncoder)(this, options);
+    return new (require('#stream').FrameEncoder)(this, options);
   }
 
   /** A Transform from framed bytes to values: `{ maxFrameBytes, checksum }`. */
   decoder(options) {
-    return new (require('./lib/stream').FrameDecoder)(this, options);
+    return new (require('#stream').FrameDecoder)(this, options);
   }
 
   /** Frames every value of `values` into one Buffer: `{ checksum }`. */
@@ -415,7 +415,7 @@ class Reader {
 
   /** A Transform from framed bytes of the writer's messages to the reader's values. */
   decoder(options) {
-    return new (require('./lib/stream').FrameDecoder)(this, options);
+    return new (require('#stream').FrameDecoder)(this, options);
   }
 
   /** Decodes every frame of `bytes` (the writer's messages) as the reader's values. */

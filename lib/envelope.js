@@ -7,7 +7,7 @@
 
 const { ShornError, describe } = require('./errors');
 const rt = require('./runtime');
-const host = require('./host');
+const host = require('#host');
 
 const MAGIC = 0xf5;
 const VERSION = 1;

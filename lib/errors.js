@@ -1,6 +1,6 @@
 'use strict';
 
-const { types, Buffer } = require('./host');
+const { types, Buffer } = require('#host');
 
 // Intrinsics, so describing a value runs none of its own code.
 const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;

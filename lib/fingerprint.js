@@ -10,7 +10,7 @@
 // accepts (a constraint: bounds, lengths, a pattern, a format, counts) changes it.
 // Constraints are ordinary members of their nodes, so their keys are sorted like any.
 
-const { sha256Hex } = require('./host');
+const { sha256Hex } = require('#host');
 
 const VALUE_TYPES = new Set(['literal', 'default']);
 

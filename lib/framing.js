@@ -5,7 +5,7 @@
 // messages; `encodeFrames` / `decodeFrames` do the same for one Buffer. The node:stream
 // classes over them are in lib/stream.js.
 
-const host = require('./host');
+const host = require('#host');
 const { ShornError, describe } = require('./errors');
 const { crc32c } = require('./crc32c');
 const { frameDecoders, decodedHeap, state } = require('./runtime');

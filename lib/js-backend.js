@@ -26,7 +26,7 @@ const { Inspector } = require('./cli/inspect');
 const { constraintsOf } = require('./constraints');
 const { FORMATS } = require('./formats');
 const rt = require('./runtime');
-const host = require('./host');
+const host = require('#host');
 const { lower, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED } = require('./lower');
 const closures = require('./closures');
 

@@ -3,7 +3,7 @@
 // carries numbers between JS and Rust) and the output slab Rust writes encoded bytes to;
 // and the intrinsics the marshallers use to look at values without running their code.
 
-const host = require('./host');
+const host = require('#host');
 
 const { markAsUntransferable } = host;
 const { ShornError, ISSUE, makeError, invalid, describe, pathKey } = require('./errors');

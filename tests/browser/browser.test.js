@@ -112,9 +112,9 @@ window.results = run().catch((e) => ({ failures: ['threw: ' + (e && e.stack || e
 `;
 
 // The same package as a worker in workerd, the runtime of Cloudflare Workers: no addons,
-// no eval (so the closures alone, chosen by themselves). Bundled for a worker (esbuild, the
-// `workerd`, `worker` and `browser` conditions), run by `workerd test`; the test handler
-// prints its results on one line.
+// no eval (so the closures alone, chosen by themselves). Bundled for a worker (esbuild for
+// the neutral platform, the `workerd`, `worker` and `browser` conditions), run by
+// `workerd test`; the test handler prints its results on one line.
 const WORKER = `import { compile, t, ShornError } from 'shorn';
 import golden from './golden.json';
 import schemas from './schemas.json';
@@ -304,9 +304,10 @@ describe('in workerd (the Cloudflare Workers runtime: no addons, no eval), bundl
     fs.writeFileSync(path.join(app, 'golden.json'), JSON.stringify(golden));
     fs.writeFileSync(path.join(app, 'schemas.json'), JSON.stringify(Object.fromEntries(CORPORA.map((c) => [c.file, c.shorn(t)]))));
     fs.writeFileSync(path.join(app, 'corpora.json'), JSON.stringify(Object.fromEntries(CORPORA.map((c) => [c.file, fs.readFileSync(path.join(ROOT, 'benchmark', 'data', c.file), 'utf8')]))));
-    // For a worker: esbuild for the browser platform (the package's browser field applies),
-    // with the workerd, worker and browser conditions Cloudflare's tools ask for.
-    require('esbuild').buildSync({ entryPoints: [path.join(app, 'worker-src.mjs')], bundle: true, format: 'esm', minify: true, outfile: path.join(app, 'worker.mjs'), conditions: ['workerd', 'worker', 'browser'], logLevel: 'silent' });
+    // For a worker: esbuild for the neutral platform, where the package's browser field
+    // does not apply, with the workerd, worker and browser conditions Cloudflare's tools
+    // ask for: package.json "imports" alone picks the build's modules.
+    require('esbuild').buildSync({ entryPoints: [path.join(app, 'worker-src.mjs')], bundle: true, format: 'esm', minify: true, outfile: path.join(app, 'worker.mjs'), platform: 'neutral', conditions: ['workerd', 'worker', 'browser'], logLevel: 'silent' });
     fs.writeFileSync(
       path.join(app, 'config.capnp'),
       `using Workerd = import "/workerd/workerd.capnp";
