@@ -98,6 +98,15 @@ async function run() {
     };
     ws.onerror = () => reject(new Error('websocket error'));
   });
+  // Node streams are not in it either: encoder() and decoder() say so.
+  out.streams = ['encoder', 'decoder'].map((name) => {
+    try {
+      codec[name]();
+      return name + ': no error';
+    } catch (e) {
+      return e.message.includes('codec.' + name + '() is a Node stream') ? 'refused' : name + ': ' + e.message;
+    }
+  });
   // The Zod and JSON Schema bridges stay out of the browser build, with a clear error.
   try {
     fromZod({});
@@ -269,6 +278,7 @@ function checkResults(results) {
   assert.deepEqual(results.fetch.answer, { value: { ...EVENT, tags: [...EVENT.tags, 'browser'] }, same: true });
   assert.deepEqual(results.websocket, { value: { ...EVENT, id: 8 }, same: true });
   assert.equal(results.bridge, true, 'fromZod in the browser build throws ERR_SHORN_SCHEMA');
+  assert.deepEqual(results.streams, ['refused', 'refused']);
 }
 
 describe('in Chromium, bundled by esbuild from the packed package', () => {
