@@ -808,3 +808,27 @@ describe('typed arrays on both sides of 64 bytes decode to their elements', () =
     });
   }
 });
+
+// A variant or a record value with no steps of its own (a literal, null) as the last steps of
+// a program: the native encode looked at the step after it, past the end (fuzz, 2026-12-04,
+// when unions and records of one union ran without a block).
+test('unions and records whose values have no steps of their own encode on every path', () => {
+  const { compile } = shorn;
+  const cases = [
+    [t.union([t.string(), t.literal('x')]), 'x'],
+    [t.union([t.uint8(), t.null()]), null],
+    [t.record(t.literal('x')), Object.fromEntries(Array.from({ length: 300 }, (_, k) => [`k${k}`, 'x']))],
+    [t.record(t.union([t.uint8(), t.literal('x')])), Object.fromEntries(Array.from({ length: 300 }, (_, k) => [`k${k}`, k % 2 ? 'x' : k % 200]))],
+    [t.array(t.union([t.uint8(), t.null()])), Array.from({ length: 300 }, (_, k) => (k % 3 ? null : k % 200))],
+    [t.object({ r: t.record(t.union([t.array(t.string()), t.null()])) }), { r: { a: ['s'], b: null, c: [] } }],
+  ];
+  for (const [schema, value] of cases) {
+    const want = compile(schema, { backend: 'js' }).encode(value);
+    for (const codegen of [true, false]) {
+      const codec = compile(schema, { codegen });
+      const bytes = codec.encode(value);
+      assert.deepStrictEqual(Buffer.from(bytes), Buffer.from(want));
+      assert.deepStrictEqual(codec.decode(bytes), value);
+    }
+  }
+});

@@ -40,19 +40,7 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 leaves,
                 ..
             } => {
-                let count = e.t.count(u32::MAX).map_err(|err| err.at(&step.path))?;
-                e.w.varint(count);
-                let items = &p.steps[pc + 1..items_end as usize];
-                if leaves {
-                    encode_leaf_items(e, items, count).map_err(|(i, k, err)| {
-                        err.at(&items[k].path).within_index(i).at(&step.path)
-                    })?;
-                } else {
-                    for i in 0..count {
-                        encode_block(e, p, pc + 1, items_end as usize)
-                            .map_err(|err| err.within_index(i).at(&step.path))?;
-                    }
-                }
+                encode_array(e, p, pc, items_end as usize, leaves)?;
                 pc = items_end as usize;
                 continue;
             }
@@ -76,11 +64,20 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                     }
                     let key = start..e.w.len();
                     let (from, to) = (key_end as usize, entries_end as usize);
-                    // A value of one leaf (a record of numbers) runs it without a block.
-                    let r = if to == from + 1 && p.steps[from].op.is_leaf() {
-                        encode_leaf(e, p.steps[from].op).map_err(|err| err.at(&p.steps[from].path))
-                    } else {
-                        encode_block(e, p, from, to)
+                    // A value of one leaf (a record of numbers) runs it without a block, and
+                    // so does a value of one union (a record of mixed values) its branch.
+                    // (A value of no steps, a literal, ends where it starts: `from` may be
+                    // the program's end.)
+                    let r = match p.steps[from..to].first().map(|step| step.op) {
+                        Some(op) if to == from + 1 && op.is_leaf() => {
+                            encode_leaf(e, op).map_err(|err| err.at(&p.steps[from].path))
+                        }
+                        Some(Op::Branch { count, table })
+                            if p.tables[table as usize + count as usize] as usize == to =>
+                        {
+                            encode_branch(e, p, from, count, table).map(|_| ())
+                        }
+                        _ => encode_block(e, p, from, to),
                     };
                     r.map_err(|err| {
                         match keys {
@@ -106,21 +103,7 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 Ok(())
             }
             Op::Branch { count, table } => {
-                let k = e.t.slot().map_err(|err| err.at(&step.path))?;
-                if !(k >= 0.0 && k < count as f64) {
-                    return Err(e.t.mismatch().at(&step.path));
-                }
-                let k = k as usize;
-                e.w.varint(k as u32);
-                let t = table as usize;
-                let (from, to) = (p.tables[t + k] as usize, p.tables[t + k + 1] as usize);
-                // A variant of one leaf (a union of scalars) runs it without a block.
-                if to == from + 1 && p.steps[from].op.is_leaf() {
-                    encode_leaf(e, p.steps[from].op).map_err(|err| err.at(&p.steps[from].path))?;
-                } else {
-                    encode_block(e, p, from, to)?;
-                }
-                pc = p.tables[t + count as usize] as usize;
+                pc = encode_branch(e, p, pc, count, table)?;
                 continue;
             }
             Op::Call { block } => {
@@ -139,6 +122,68 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
         pc += 1;
     }
     Ok(())
+}
+
+/// Branch step `pc` (a union's `count` variants, their bounds at `table`): the variant's
+/// index from the tape, then the variant; returns the step after the branch. A variant of
+/// one leaf (a union of scalars) runs it without a block. The branch step's path goes on
+/// its own errors (the index); a variant's steps carry theirs.
+#[inline(always)]
+fn encode_branch(
+    e: &mut Encoding,
+    p: &Program,
+    pc: usize,
+    count: u32,
+    table: u32,
+) -> Result<usize> {
+    let step = &p.steps[pc];
+    let k = e.t.slot().map_err(|err| err.at(&step.path))?;
+    if !(k >= 0.0 && k < count as f64) {
+        return Err(e.t.mismatch().at(&step.path));
+    }
+    let k = k as usize;
+    e.w.varint(k as u32);
+    let t = table as usize;
+    let (from, to) = (p.tables[t + k] as usize, p.tables[t + k + 1] as usize);
+    // (A variant of no steps, a literal or null, ends where it starts: `from` may be the
+    // program's end.)
+    match p.steps[from..to].first().map(|step| step.op) {
+        Some(op) if to == from + 1 && op.is_leaf() => {
+            encode_leaf(e, op).map_err(|err| err.at(&p.steps[from].path))?;
+        }
+        // A variant of one array of leaves (a union with `string[]`) runs it without a block.
+        Some(Op::Array {
+            end, leaves: true, ..
+        }) if end as usize == to => encode_array(e, p, from, to, true)?,
+        _ => encode_block(e, p, from, to)?,
+    }
+    Ok(p.tables[t + count as usize] as usize)
+}
+
+/// Array step `pc`, its item steps up to `items_end` (`leaves`: all of them leaves): the
+/// count from the tape, then the items. The array step's path goes on every error.
+#[inline(always)]
+fn encode_array(
+    e: &mut Encoding,
+    p: &Program,
+    pc: usize,
+    items_end: usize,
+    leaves: bool,
+) -> Result<()> {
+    let step = &p.steps[pc];
+    let count = e.t.count(u32::MAX).map_err(|err| err.at(&step.path))?;
+    e.w.varint(count);
+    let items = &p.steps[pc + 1..items_end];
+    if leaves {
+        encode_leaf_items(e, items, count)
+            .map_err(|(i, k, err)| err.at(&items[k].path).within_index(i).at(&step.path))
+    } else {
+        for i in 0..count {
+            encode_block(e, p, pc + 1, items_end)
+                .map_err(|err| err.within_index(i).at(&step.path))?;
+        }
+        Ok(())
+    }
 }
 
 /// The failed item of an array of leaves: its index, the item step (within the item),
