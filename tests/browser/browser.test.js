@@ -6,7 +6,8 @@
 // and writes every golden vector and the six corpora, with and without a
 // Content-Security-Policy that forbids eval, and talks to this process over fetch and a
 // WebSocket, both ways, with the native back end on this side: the bytes must be the same.
-// The same package, bundled as for a worker, runs in workerd (Cloudflare Workers' runtime).
+// The same page is bundled by webpack 5 and Vite too, and the same package, bundled as for a
+// worker, runs in workerd (Cloudflare Workers' runtime).
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -173,6 +174,7 @@ let scratch;
 let server;
 let origin;
 let bundle;
+const bundles = {};
 let browser;
 const events = [];
 
@@ -196,6 +198,19 @@ before(async () => {
   const esbuild = require('esbuild');
   const built = esbuild.buildSync({ entryPoints: [path.join(scratch, 'app', 'page.mjs')], bundle: true, format: 'esm', minify: true, write: false, logLevel: 'silent' });
   bundle = built.outputFiles[0].contents;
+  // The same page as webpack 5 and Vite (Rollup's successor, Rolldown, underneath) bundle
+  // it, each with nothing but an entry point and an output.
+  bundles.webpack = await new Promise((resolve, reject) => {
+    const out = path.join(scratch, 'webpack');
+    require('webpack')({ mode: 'production', target: 'web', entry: path.join(scratch, 'app', 'page.mjs'), output: { path: out, filename: 'page.js' }, performance: { hints: false } }, (err, stats) => {
+      if (err || stats.hasErrors()) reject(err || new Error(stats.toString('errors-only')));
+      else resolve(fs.readFileSync(path.join(out, 'page.js')));
+    });
+  });
+  const vite = await import('vite');
+  const viteOut = path.join(scratch, 'vite');
+  await vite.build({ root: path.join(scratch, 'app'), configFile: false, logLevel: 'silent', build: { outDir: viteOut, emptyOutDir: true, rollupOptions: { input: path.join(scratch, 'app', 'page.mjs'), output: { entryFileNames: 'page.js', format: 'es' } } } });
+  bundles.vite = fs.readFileSync(path.join(viteOut, 'page.js'));
 
   const schemas = Object.fromEntries(CORPORA.map((c) => [c.file, c.shorn(t)]));
   const native = compile(Event);
@@ -209,7 +224,10 @@ before(async () => {
     if (url.pathname === '/' || url.pathname === '/csp') {
       const csp = url.pathname === '/csp' ? { 'content-security-policy': "script-src 'self'" } : {};
       send('text/html', '<!doctype html><meta charset="utf-8"><script type="module" src="/app.js"></script>', csp);
-    } else if (url.pathname === '/app.js') send('text/javascript', bundle);
+    } else if (url.pathname === '/webpack' || url.pathname === '/vite') {
+      send('text/html', `<!doctype html><meta charset="utf-8"><script type="module" src="${url.pathname}.js"></script>`);
+    } else if (url.pathname === '/webpack.js' || url.pathname === '/vite.js') send('text/javascript', bundles[url.pathname.slice(1, -3)]);
+    else if (url.pathname === '/app.js') send('text/javascript', bundle);
     else if (url.pathname === '/golden.json') send('application/json', JSON.stringify(golden));
     else if (url.pathname === '/schemas.json') send('application/json', JSON.stringify(schemas));
     else if (url.pathname.startsWith('/data/')) send('application/json', fs.readFileSync(path.join(ROOT, 'benchmark', 'data', path.basename(url.pathname))));
@@ -341,6 +359,16 @@ const w :Workerd.Worker = (modules = [(name = "worker.mjs", esModule = embed "wo
       }
     }
   });
+});
+
+describe('the same page bundled by webpack 5 and by Vite, with no plugin or configuration', () => {
+  for (const bundler of ['webpack', 'vite']) {
+    test(`${bundler}: every golden vector and the six corpora, fetch and a WebSocket both ways: the native bytes`, async () => {
+      assert.doesNotMatch(Buffer.from(bundles[bundler]).toString('utf8'), /require\("node:|from"node:|from "node:/);
+      const { results } = await runPage(`/${bundler}`);
+      checkResults(results);
+    });
+  }
 });
 
 test('examples/browser: the page and its Node server share one schema module, both ways', async () => {
