@@ -194,18 +194,47 @@ pub struct FxHasher {
     hash: u64,
 }
 
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        self.hash = (self.hash.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+}
+
 impl Hasher for FxHasher {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            let w = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-            self.hash = (self.hash.rotate_left(5) ^ w).wrapping_mul(K);
+            self.add(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
         }
-        for &b in chunks.remainder() {
-            self.hash = (self.hash.rotate_left(5) ^ b as u64).wrapping_mul(K);
+        // The last 1-7 bytes as one word, zero-padded: one step, not one a byte (a key's
+        // bytes, its length first, are mostly under 8). Keys of other lengths cannot meet
+        // here: a map hashes a key's length before its bytes, and a shape's keys carry theirs.
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word));
         }
+    }
+
+    // One step per integer (a shape's key ids, a length), where the default would hash its
+    // bytes through `write`.
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
     }
 
     #[inline]
