@@ -14,7 +14,7 @@
 //   into that type's bytes (docs/FORMAT.md) by the type it is written for. What the core
 //   checks on encode (lone surrogates, a string's core format) is found here, and raised
 //   after the walk, where the core would raise it.
-// - decode is `shorn inspect`'s walk (lib/cli/inspect.js, each type's `inspect`), which
+// - decode is `shorn inspect`'s walk (lib/inspect.js, each type's `inspect`), which
 //   reads what the Rust decoder reads in the same order, with its checks, offsets and
 //   paths (held to that by the golden vectors), with its rows turned off and the decode
 //   budget (`maxDecodedBytes`) estimated as the core estimates it.
@@ -22,7 +22,7 @@
 const { TYPES } = require('./types');
 const { ShornError, makeError } = require('./errors');
 const { Encoder, loneSurrogate } = require('./generic');
-const { Inspector } = require('./cli/inspect');
+const { Inspector } = require('./inspect');
 const { constraintsOf } = require('./constraints');
 const { FORMATS } = require('./formats');
 const rt = require('./runtime');

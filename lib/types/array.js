@@ -169,7 +169,7 @@ module.exports = [
     },
     toJson: (d, x, c) => (Array.isArray(x) ? Array.from(x, (y) => c.toJson(d.items, y)) : x),
     fromJson: (d, j, c) => (Array.isArray(j) ? j.map((y) => c.fromJson(d.items, y)) : j),
-    // `shorn inspect` (lib/cli/inspect.js): a count, checked against the bytes the items
+    // `shorn inspect` (lib/inspect.js): a count, checked against the bytes the items
     // take at least, then the items.
     inspect(r, d) {
       const at = r.offset;

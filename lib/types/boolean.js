@@ -31,7 +31,7 @@ module.exports = [
     take: (c) => c.T[c.i++] !== 0,
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    // `shorn inspect` (lib/cli/inspect.js): reads what decode reads, with its checks.
+    // `shorn inspect` (lib/inspect.js): reads what decode reads, with its checks.
     inspect(r, d) {
       const at = r.offset;
       const b = r.u8();

@@ -50,7 +50,7 @@ module.exports = [
       if (Array.isArray(j) && j.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return Uint8Array.from(j);
       return j;
     },
-    // `shorn inspect` (lib/cli/inspect.js): a length within maxBytesLength, then the bytes.
+    // `shorn inspect` (lib/inspect.js): a length within maxBytesLength, then the bytes.
     inspect(r, d) {
       const at = r.offset;
       const n = r.length('bytes');

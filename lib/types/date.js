@@ -52,7 +52,7 @@ module.exports = [
       }
       return j;
     },
-    // `shorn inspect` (lib/cli/inspect.js): a zigzag varint64 within ±8.64e15 ms.
+    // `shorn inspect` (lib/inspect.js): a zigzag varint64 within ±8.64e15 ms.
     inspect(r, d) {
       const at = r.offset;
       const u = r.varint64();

@@ -70,7 +70,7 @@ module.exports = [
     take: (c, d) => d.values[c.T[c.i++]],
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    // `shorn inspect` (lib/cli/inspect.js): a varint index below the number of values.
+    // `shorn inspect` (lib/inspect.js): a varint index below the number of values.
     inspect(r, d) {
       const at = r.offset;
       const k = r.varint();

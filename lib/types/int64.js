@@ -69,7 +69,7 @@ function int64Type(name, lo, hi, view) {
       if (typeof j === 'string' && /^-?[0-9]+$/.test(j)) return BigInt(j);
       return j;
     },
-    // `shorn inspect` (lib/cli/inspect.js): a varint64, zigzag for int64.
+    // `shorn inspect` (lib/inspect.js): a varint64, zigzag for int64.
     inspect(r, d) {
       const at = r.offset;
       const u = r.varint64();

@@ -109,7 +109,7 @@ function integerType(name, expected, emitCheck, check) {
     take: (c) => c.T[c.i++],
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    // `shorn inspect` (lib/cli/inspect.js): the bytes as src/types/integer.rs reads them.
+    // `shorn inspect` (lib/inspect.js): the bytes as src/types/integer.rs reads them.
     inspect(r, d) {
       const at = r.offset;
       return r.leaf(at, d, READ[name](r, at));

@@ -638,7 +638,7 @@ module.exports = [
     // does with a decoded value changes neither the next decode nor the schema.
     toJson: (d, x) => copy(x, 0),
     fromJson: (d, j) => copy(j, 0),
-    // `shorn inspect` (lib/cli/inspect.js): src/types/json.rs's decode, check for check.
+    // `shorn inspect` (lib/inspect.js): src/types/json.rs's decode, check for check.
     inspect: (r, d) => inspect(r, d),
     lower: () => ({ op: 'json' }),
     minBytes: () => 1,

@@ -106,7 +106,7 @@ module.exports = [
       if (m.size !== n) throw rt.repeatedKey(at, c.pathOf(d));
       return m;
     },
-    // `shorn inspect` (lib/cli/inspect.js): a count, then per entry a key (at `[k][0]`)
+    // `shorn inspect` (lib/inspect.js): a count, then per entry a key (at `[k][0]`)
     // and a value (at `[k][1]`). Repeated keys: those decode compares by their bytes or as
     // floats fail at the key (src/types/keys.rs); keys only JS can compare (unions, json)
     // fail at the count, with the map's schema path, once the whole message is read, as

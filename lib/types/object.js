@@ -194,7 +194,7 @@ module.exports = [
       }
       return o;
     },
-    // `shorn inspect` (lib/cli/inspect.js): the fields in order; an absent optional field
+    // `shorn inspect` (lib/inspect.js): the fields in order; an absent optional field
     // (undefined, which no type decodes to) is left out.
     inspect(r, d) {
       const o = {};

@@ -62,7 +62,7 @@ function presence(name, absent) {
     take: (c, d) => (c.T[c.i++] !== 0 ? c.take(d.of) : name === 'nullable' ? null : undefined),
     toJson: (d, x, c) => (x === (name === 'nullable' ? null : undefined) ? x : c.toJson(d.of, x)),
     fromJson: (d, j, c) => (j === (name === 'nullable' ? null : undefined) ? j : c.fromJson(d.of, j)),
-    // `shorn inspect` (lib/cli/inspect.js): the presence byte, 0 or 1, then the value.
+    // `shorn inspect` (lib/inspect.js): the presence byte, 0 or 1, then the value.
     inspect(r, d) {
       const at = r.offset;
       const b = r.u8();

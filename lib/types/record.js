@@ -151,7 +151,7 @@ module.exports = [
       }
       return o;
     },
-    // `shorn inspect` (lib/cli/inspect.js): a count (an entry takes its key's length byte
+    // `shorn inspect` (lib/inspect.js): a count (an entry takes its key's length byte
     // and its value's bytes at least), then per entry a key, in the order JS keeps an
     // object's keys and never twice (errors at the record's path), and its value (at the
     // key's path).

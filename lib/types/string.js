@@ -250,7 +250,7 @@ module.exports = [
     },
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    // `shorn inspect` (lib/cli/inspect.js): a length within maxStringBytes, valid UTF-8.
+    // `shorn inspect` (lib/inspect.js): a length within maxStringBytes, valid UTF-8.
     inspect(r, d) {
       const at = r.offset;
       const n = r.length('string');

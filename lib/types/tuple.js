@@ -82,7 +82,7 @@ module.exports = [
     },
     toJson: (d, x, c) => (Array.isArray(x) && x.length === d.items.length ? d.items.map((item, k) => c.toJson(item, x[k])) : x),
     fromJson: (d, j, c) => (Array.isArray(j) && j.length === d.items.length ? d.items.map((item, k) => c.fromJson(item, j[k])) : j),
-    // `shorn inspect` (lib/cli/inspect.js).
+    // `shorn inspect` (lib/inspect.js).
     inspect(r, d) {
       return d.items.map((item, k) => {
         r.push(`[${k}]`);

@@ -41,7 +41,7 @@ module.exports = CLASSES.map(([name, Class]) => {
     // JSON form: an array of the elements (floats as float32/float64 write them).
     toJson: (d, x) => (rt.typedKind(x) === tag ? Array.from(x, floatToJson) : x),
     fromJson: (d, j) => (Array.isArray(j) && j.every((v) => typeof floatFromJson(v) === 'number') ? Class.from(j, floatFromJson) : j),
-    // `shorn inspect` (lib/cli/inspect.js): a count within maxArrayLength, then the
+    // `shorn inspect` (lib/inspect.js): a count within maxArrayLength, then the
     // elements, which must all be there (the truncation is at the first element).
     inspect(r, d) {
       const at = r.offset;

@@ -132,7 +132,7 @@ module.exports = [
       }
       return j;
     },
-    // `shorn inspect` (lib/cli/inspect.js): the variant index, then the variant.
+    // `shorn inspect` (lib/inspect.js): the variant index, then the variant.
     inspect(r, d) {
       const at = r.offset;
       const k = readVariant(r, d);
@@ -226,7 +226,7 @@ module.exports = [
       const k = isObject(j) ? c.tagIndex(d).get(j[d.key]) : undefined;
       return k === undefined ? j : c.fromJson(d.variants[k], j);
     },
-    // `shorn inspect` (lib/cli/inspect.js): the variant index, then its fields.
+    // `shorn inspect` (lib/inspect.js): the variant index, then its fields.
     inspect(r, d) {
       const at = r.offset;
       const k = readVariant(r, d);

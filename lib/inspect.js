@@ -1,0 +1,450 @@
+'use strict';
+// The byte walk of `shorn inspect` (its output is lib/cli/inspect.js) and of the JS back
+// end's exact decode (lib/js-backend.js): walks a message's bytes with its schema and
+// reports every byte range with the path and value it holds, and a decode error at the
+// offset where the native decoder finds it. Each type's part of the walk is its `inspect`
+// member (lib/types/), with its `minBytes` (src/types/mod.rs, min_size); this is the
+// driver, which knows no type. It reads what the Rust decoder reads, in the same order,
+// with the same checks and the same error offsets and paths (the tests hold it to that on
+// every golden vector): src/codec/reader.rs and varint.rs for the primitives, src/types/
+// for the rest. It does not estimate the decode budget (maxDecodedBytes) nor the total
+// text limit; the native decoder, run beside it, reports those.
+
+const { TYPES } = require('./types');
+const { ShornError, ISSUE, pathKey } = require('./errors');
+const { analyze, walk } = require('./walk');
+const { constraintsOf } = require('./constraints');
+const { FORMATS } = require('./formats');
+const { codePoints, patternOf } = require('./types/string');
+
+// The limits a decode checks (src/program.rs, Limits), as compile() takes them.
+const DEFAULT_LIMITS = Object.freeze({
+  maxStringBytes: 536870888,
+  maxBytesLength: 2147483647,
+  maxArrayLength: 134217727,
+  maxDepth: 128,
+});
+const LIMIT_OF = { string: 'maxStringBytes', bytes: 'maxBytesLength', array: 'maxArrayLength' };
+const LIMIT_NAME = { string: 'string length', bytes: 'bytes length', array: 'item count' };
+
+// A fatal decoder: invalid UTF-8, encoded surrogates and overlong forms throw, as the
+// native decoder rejects them; ignoreBOM keeps a leading U+FEFF as the character it is.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+// The formats JS checks on decode (the core checks the others: src/types/formats.rs).
+const JS_FORMATS = new Set(['url', 'ipv6']);
+
+// A string as messages show it (lib/errors.js, describe).
+const describeString = (s) => `string ${JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s)}`;
+
+/** One decode error found by the walk: code, offset, path and a message. */
+function walkError(code, offset, path, message) {
+  return new ShornError(code, message, { offset, path });
+}
+
+// Keys of a record or a json object must be in the order JS keeps an object's keys, each
+// once (src/types/keys.rs, Keys::Record): array-index keys first, ascending, then names.
+function arrayIndex(key) {
+  if (key.length === 0 || key.length > 10 || (key.charCodeAt(0) === 48 && key.length > 1)) return null;
+  let v = 0;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return null;
+    v = v * 10 + c;
+  }
+  return v < 4294967295 ? v : null;
+}
+
+class KeyOrder {
+  constructor(r) {
+    this.r = r;
+    this.last = null;
+    this.named = false;
+    this.seen = new Set();
+  }
+
+  check(key, at) {
+    const index = arrayIndex(key);
+    if (index !== null) {
+      if (this.named || (this.last !== null && index <= this.last)) {
+        throw this.r.malformed(at, this.last === index ? 'a key appears twice' : 'keys out of order (array-index keys must come first, ascending)');
+      }
+      this.last = index;
+      return;
+    }
+    this.named = true;
+    if (this.seen.has(key)) throw this.r.malformed(at, 'a key appears twice');
+    this.seen.add(key);
+  }
+}
+
+// What the walk needs to know of a schema, worked out once per descriptor: `inspect
+// --stream` walks every frame with one schema, and analysing it again for each of 2
+// million empty frames took most of 22.6 s (issue 37, finding 11).
+const ANALYSES = new WeakMap();
+
+function analysisOf(descriptor, r) {
+  let a = ANALYSES.get(descriptor);
+  if (a === undefined) {
+    const info = analyze(descriptor);
+    r.refs = info.refs;
+    a = { refs: info.refs, paths: info.paths, sizes: defSizes(descriptor, r) };
+    ANALYSES.set(descriptor, a);
+  }
+  return a;
+}
+
+/** The reader the types' `inspect` members work with. */
+class Inspector {
+  constructor(bytes, descriptor, limits) {
+    this.bytes = bytes;
+    this.dataView = null; // made by the first float read: most frames have none
+    this.pos = 0;
+    this.limits = limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...limits };
+    this.depth = 0;
+    this.segments = [];
+    this.rows = [];
+    // With `onRow`, each row goes there as it is found instead of into `rows`.
+    this.onRow = null;
+    this.deferred = null;
+    const a = analysisOf(descriptor, this);
+    this.refs = a.refs;
+    this.paths = a.paths;
+    this.sizes = a.sizes;
+  }
+
+  get offset() {
+    return this.pos;
+  }
+
+  get view() {
+    this.dataView ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    return this.dataView;
+  }
+
+  get remaining() {
+    return this.bytes.length - this.pos;
+  }
+
+  // ---- paths and errors ---------------------------------------------------------------
+
+  path() {
+    return `$${this.segments.join('')}`;
+  }
+
+  push(segment) {
+    this.segments.push(segment);
+  }
+
+  pop() {
+    this.segments.pop();
+  }
+
+  field(name) {
+    this.segments.push(pathKey(name));
+  }
+
+  truncated(at, needed = 1) {
+    return walkError('ERR_SHORN_TRUNCATED', at, this.path(), `truncated input: ${needed} more byte(s) needed at offset ${at} (${this.path()})`);
+  }
+
+  malformed(at, what) {
+    return walkError('ERR_SHORN_MALFORMED', at, this.path(), `malformed input at offset ${at} (${this.path()}): ${what}`);
+  }
+
+  // Worded as src/codec/error.rs words it, ending with the option that sets the limit.
+  limit(at, what, declared, limit, option) {
+    return walkError('ERR_SHORN_LIMIT', at, this.path(), `${what} ${declared} at offset ${at} (${this.path()}) is over the limit of ${limit} (${option})`);
+  }
+
+  /**
+   * An error JS finds only after the native decode has read every byte (a Map whose keys
+   * only JS can compare): kept, and raised at the end unless the bytes fail first.
+   */
+  defer(error) {
+    if (this.deferred === null) this.deferred = error;
+  }
+
+  // ---- primitives (src/codec/reader.rs, varint.rs) --------------------------------------
+
+  u8() {
+    if (this.pos >= this.bytes.length) throw this.truncated(this.pos);
+    return this.bytes[this.pos++];
+  }
+
+  /** A varint of at most 32 bits, as a number. */
+  varint() {
+    const at = this.pos;
+    let value = 0;
+    for (let i = 0; i < 5; i++) {
+      if (this.pos >= this.bytes.length) throw this.truncated(at);
+      const b = this.bytes[this.pos];
+      if (i === 4 && b > 0x0f) throw this.malformed(at, 'varint out of range for its type');
+      value += (b & 0x7f) * 2 ** (7 * i);
+      this.pos++;
+      if (b < 0x80) {
+        if (b === 0 && i > 0) throw this.malformed(at, 'overlong varint');
+        return value;
+      }
+    }
+    throw new Error('unreachable: the fifth byte ends the varint or is rejected');
+  }
+
+  /** A varint of at most 64 bits, as a bigint. */
+  varint64() {
+    const at = this.pos;
+    let value = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.bytes.length) throw this.truncated(at);
+      const b = this.bytes[this.pos];
+      if (i === 9 && b > 0x01) throw this.malformed(at, 'varint out of range for its type');
+      value |= BigInt(b & 0x7f) << BigInt(7 * i);
+      this.pos++;
+      if (b < 0x80) {
+        if (b === 0 && i > 0) throw this.malformed(at, 'overlong varint');
+        return value;
+      }
+    }
+    throw new Error('unreachable: the tenth byte ends the varint or is rejected');
+  }
+
+  /** `n` bytes (a view of the input), after checking they are there. */
+  take(n) {
+    if (n > this.remaining) throw this.truncated(this.pos, n - this.remaining);
+    const out = this.bytes.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  float32() {
+    const at = this.pos;
+    this.take(4);
+    return this.view.getFloat32(at, true);
+  }
+
+  float64() {
+    const at = this.pos;
+    this.take(8);
+    return this.view.getFloat64(at, true);
+  }
+
+  /** `n` bytes of UTF-8, validated as the native decoder does. */
+  utf8(n) {
+    const at = this.pos;
+    const bytes = this.take(n);
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      throw this.malformed(at, 'invalid UTF-8 in a string');
+    }
+  }
+
+  /** A length or count of `kind` ('string', 'bytes', 'array'), checked against its limit. */
+  length(kind) {
+    const at = this.pos;
+    const n = this.varint();
+    const limit = this.limits[LIMIT_OF[kind]];
+    if (n > limit) throw this.limit(at, LIMIT_NAME[kind], n, limit, LIMIT_OF[kind]);
+    return n;
+  }
+
+  /** A count of items taking at least `minItemBytes` each, checked against the input. */
+  count(minItemBytes) {
+    const n = this.length('array');
+    const needed = n * minItemBytes;
+    if (needed > this.remaining) throw this.truncated(this.pos, needed - this.remaining);
+    return n;
+  }
+
+  /** One level deeper (a recursive type, a json array or object) at `at`. */
+  enter(at) {
+    if (this.depth >= this.limits.maxDepth) throw this.limit(at, 'nesting depth', this.depth + 1, this.limits.maxDepth, 'maxDepth');
+    this.depth++;
+  }
+
+  leave() {
+    this.depth--;
+  }
+
+  keyOrder() {
+    return new KeyOrder(this);
+  }
+
+  // ---- the schema -----------------------------------------------------------------------
+
+  /** Reads one value of `d`; returns it as the decoder gives it. */
+  value(d) {
+    if (constraintsOf(d).length === 0) return TYPES.get(d.type).inspect(this, d);
+    return this.constrained(d);
+  }
+
+  // ---- constraints (docs/FORMAT.md, "Constraints"), where the decoder checks them ------
+
+  /**
+   * A value of `d` and its constraints: a count before the items are read (the decoder's
+   * Count step), a leaf once it is read (its Checked step), and a pattern or a url or
+   * ipv6 format only after the whole message, as JS checks those (deferred).
+   */
+  constrained(d) {
+    const at = this.pos;
+    if (d.type === 'array' || d.type === 'record' || d.type === 'map') {
+      const n = this.peekVarint();
+      const [min, max, unit] = d.type === 'array' ? [d.minItems ?? 0, d.maxItems ?? Infinity, 'item'] : [0, d.maxEntries, 'entry'];
+      if (n !== null) this.checkCount(at, d.type, unit, n, min, max);
+      return TYPES.get(d.type).inspect(this, d);
+    }
+    const value = TYPES.get(d.type).inspect(this, d);
+    const found = (v) => (typeof v === 'bigint' ? String(v) : Number.isNaN(v) ? 'NaN' : String(v));
+    if (d.type === 'string') {
+      this.checkCount(at, 'string', 'code point', codePoints(value), d.minLength ?? 0, d.maxLength ?? Infinity);
+      if (d.format !== undefined && !FORMATS[d.format](value)) {
+        const error = this.invalid(at, `expected string of format ${d.format}, found ${describeString(value)}`, 'invalid_format');
+        if (JS_FORMATS.has(d.format)) this.defer(error);
+        else throw error;
+      }
+      if (d.pattern !== undefined && !patternOf(d).test(value)) {
+        this.defer(this.invalid(at, `expected string matching /${d.pattern}/, found ${describeString(value)}`, 'invalid_format'));
+      }
+    } else if (d.type === 'bytes') {
+      this.checkCount(at, 'bytes', 'byte', value.length, d.minLength ?? 0, d.maxLength ?? Infinity);
+    } else {
+      // Numbers: bounds (bigint ones as decimal strings), then the divisor; NaN is within none.
+      const big = typeof value === 'bigint';
+      const as = (b) => (b === undefined ? undefined : big ? BigInt(b) : b);
+      const [min, max, of] = [as(d.min), as(d.max), as(d.multipleOf)];
+      if (min !== undefined && !(value >= min)) throw this.invalid(at, `expected ${d.type} of at least ${found(min)}, found ${found(value)}`, 'too_small');
+      if (max !== undefined && !(value <= max)) throw this.invalid(at, `expected ${d.type} of at most ${found(max)}, found ${found(value)}`, 'too_big');
+      if (of !== undefined && value % of !== (big ? 0n : 0)) throw this.invalid(at, `expected ${d.type} that is a multiple of ${found(of)}, found ${found(value)}`, 'not_multiple_of');
+    }
+    return value;
+  }
+
+  /** The varint at the current position without reading it, or null if it is not one. */
+  peekVarint() {
+    const at = this.pos;
+    try {
+      return this.varint();
+    } catch (e) {
+      if (!(e instanceof ShornError)) throw e;
+      return null;
+    } finally {
+      this.pos = at;
+    }
+  }
+
+  checkCount(at, what, unit, n, min, max) {
+    const units = (k) => `${k} ${k === 1 ? unit : unit === 'entry' ? 'entries' : `${unit}s`}`;
+    if (n < min) throw this.invalid(at, `expected ${what} of at least ${units(min)}, found ${units(n)}`, 'too_small');
+    if (max !== undefined && n > max) throw this.invalid(at, `expected ${what} of at most ${units(max)}, found ${units(n)}`, 'too_big');
+  }
+
+  // `issue`: the constraint's issue code (`codec.safeDecode` reports it).
+  invalid(at, what, issue) {
+    const error = walkError('ERR_SHORN_INVALID', at, this.path(), `invalid value at offset ${at} (${this.path()}): ${what}`);
+    error[ISSUE] = issue;
+    return error;
+  }
+
+  minBytes(d) {
+    return TYPES.get(d.type).minBytes(d, this);
+  }
+
+  target(ref) {
+    return this.refs.get(ref);
+  }
+
+  /** The schema path of `d` (`[]` for any item), as errors found in JS name it. */
+  staticPath(d) {
+    return this.paths.get(d);
+  }
+
+  /** The fewest bytes of recursive definition `d`. */
+  defSize(d) {
+    return this.sizes.get(d) || 0;
+  }
+
+  // ---- what the walk reports ------------------------------------------------------------
+
+  /** A value of `d` read from `at` to here; returns the value. */
+  leaf(at, d, value) {
+    this.row({ offset: at, end: this.pos, path: this.path(), d, value, note: null });
+    return value;
+  }
+
+  /** Bytes from `at` to here that say something about the value at this path. */
+  note(at, d, note) {
+    this.row({ offset: at, end: this.pos, path: this.path(), d, value: undefined, note });
+  }
+
+  row(row) {
+    if (this.onRow === null) this.rows.push(row);
+    else this.onRow(row);
+  }
+}
+
+// Thrown by the walk's row callback to end the walk at `stopAt` (caught in inspectBytes).
+const STOP = Symbol('inspect: stop the walk');
+
+// The fewest bytes of each recursive definition, to a fixed point (src/types/recursive.rs,
+// resolve): every definition starts at 0 and only grows.
+function defSizes(descriptor, r) {
+  const defs = [];
+  walk(descriptor, (d) => {
+    if (d && d.type === 'recursive') defs.push(d);
+  });
+  const sizes = new Map(defs.map((d) => [d, 0]));
+  r.sizes = sizes;
+  for (let round = 0; round < 64; round++) {
+    let changed = false;
+    for (const d of defs) {
+      const size = r.minBytes(d.schema);
+      if (size !== sizes.get(d)) {
+        sizes.set(d, size);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return sizes;
+}
+
+/**
+ * Walks `bytes` as one message of `descriptor`. Returns `{ rows, value, error, end }`:
+ * `rows` in byte order ({ offset, end, path, d, value, note }), the decoded `value` when
+ * the walk succeeds, else `error` (a ShornError with code, offset and path), and `end`,
+ * where the walk stopped.
+ *
+ * With `onRow`, each row is handed to it as the walk finds it and none is kept (`rows` is
+ * empty), so a dump holds one row at a time. With `stopAt`, the walk ends at the first row
+ * of one byte or more that starts there or later (where a dump of an error at `stopAt`
+ * stops), with `stopped` true and no `error`: a message the native decoder refused (over
+ * its decode budget, which the walk does not estimate) is not walked to its end.
+ */
+function inspectBytes(descriptor, bytes, limits, { onRow, stopAt } = {}) {
+  const r = new Inspector(bytes, descriptor, limits);
+  if (onRow !== undefined || stopAt !== undefined) {
+    const keep = onRow ?? ((row) => r.rows.push(row));
+    r.onRow = stopAt === undefined ? keep : (row) => {
+      if (row.offset >= stopAt && row.end > row.offset) throw STOP;
+      keep(row);
+    };
+  }
+  let value;
+  let error = null;
+  let stopped = false;
+  try {
+    value = r.value(descriptor);
+    if (r.remaining !== 0) {
+      error = walkError('ERR_SHORN_TRAILING', r.pos, '$', `trailing bytes after the message, from offset ${r.pos}`);
+    } else if (r.deferred !== null) {
+      error = r.deferred;
+    }
+  } catch (e) {
+    if (e === STOP) stopped = true;
+    else if (!(e instanceof ShornError)) throw e;
+    else error = e;
+  }
+  return { rows: r.rows, value: error || stopped ? undefined : value, error, end: r.pos, stopped };
+}
+
+module.exports = { inspectBytes, Inspector, DEFAULT_LIMITS };
