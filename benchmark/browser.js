@@ -1,12 +1,18 @@
 'use strict';
 // shorn's browser build in Chromium (Debian's /usr/bin/chromium, driven by puppeteer-core)
 // against the peers' browser builds and JSON, on person, nestedEvent and batch100, encode
-// and decode (issue 39's browser floor). Each codec is bundled by esbuild for the browser
-// with nothing but an entry point (shorn through its package.json "browser" field, msgpackr
-// through its "browser" export; avsc's browser build needs a Buffer polyfill a bundler does
-// not add by itself, so it is left out and the report says so). One page measures all
-// codecs, alternating: per round each codec x fixture x op runs ~200 ms after a warm-up,
-// the codec order reversed every other round; the round trip is checked deep-equal first.
+// and decode (issue 39's browser floor). shorn and msgpackr are bundled by esbuild for the
+// browser with nothing but an entry point (shorn through its package.json "browser" field,
+// msgpackr through its "browser" export). avsc is bundled by esbuild in a build of its own,
+// configured as a user would for it: its browser entry for the Type API
+// (avsc/etc/browser/avsc-types.js) requires Node's `buffer` and `util`, which esbuild does
+// not polyfill, so `buffer` resolves to the npm package (feross/buffer, a devDependency) and
+// `util` is aliased to a shim of the four functions avsc calls (UTIL_SHIM); that bundle
+// loads as a classic script before the page's. One page measures all codecs, alternating:
+// per round each codec x fixture x op runs ~200 ms after a warm-up, the codec order
+// reversed every other round; the round trip is checked deep-equal first (avsc's decoded
+// records, instances of its generated classes, compared as plain data, as in the Node
+// benchmark).
 // Reports ops/s medians and shorn / the fastest other. `npm run bench` runs it when
 // Chromium is there (a section of its report); alone:
 //
@@ -22,24 +28,57 @@ const { loadFixture } = require('./fixtures');
 const ROOT = path.join(__dirname, '..');
 const CHROMIUM = process.env.SHORN_CHROMIUM || '/usr/bin/chromium';
 const FIXTURES = ['person', 'nestedEvent', 'batch100'];
-const CODECS = ['shorn', 'msgpackr', 'json'];
+const CODECS = ['shorn', 'msgpackr', 'avsc', 'json'];
+const LABELS = { shorn: 'shorn', msgpackr: 'msgpackr', avsc: 'avsc', json: 'JSON' };
+
+// What avsc's browser bundle gets for Node's `util`: the four functions avsc's types.js and
+// utils.js call (inherits for its type classes, format for error messages, deprecate,
+// debuglog), as Node defines them, without the rest of util.
+const UTIL_SHIM = `export function inherits(ctor, superCtor) {
+  Object.defineProperty(ctor, 'super_', { value: superCtor, writable: true, configurable: true });
+  Object.setPrototypeOf(ctor.prototype, superCtor.prototype);
+}
+export function format(fmt, ...args) {
+  let i = 0;
+  const out = String(fmt).replace(/%[sdj%]/g, (m) => {
+    if (m === '%%') return '%';
+    if (i >= args.length) return m;
+    const a = args[i++];
+    return m === '%j' ? JSON.stringify(a) : m === '%d' ? String(Number(a)) : String(a);
+  });
+  return [out, ...args.slice(i).map(String)].join(' ');
+}
+export function deprecate(fn) {
+  return fn;
+}
+export function debuglog() {
+  return () => {};
+}
+`;
 
 // The page: the codecs, then the timed loops. Values cross as JSON (no fixture has a value
-// JSON cannot carry).
+// JSON cannot carry). avsc is the global `avro` its own bundle sets.
 const PAGE = `import { t, compile } from 'shorn';
 import { Packr } from 'msgpackr';
+
+const avro = globalThis.avro;
 
 const fixtures = await (await fetch('/fixtures.json')).json();
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+// avsc's decoded records are instances of its generated classes: compared as plain data.
+const toPlain = (v) =>
+  Array.isArray(v) ? v.map(toPlain) : v === null || typeof v !== 'object' ? v : Object.fromEntries(Object.keys(v).map((k) => [k, toPlain(v[k])]));
 
 function codecs(f) {
   const shorn = compile(f.schema);
   const packr = new Packr({ useRecords: true, structures: [] });
+  const avsc = avro.Type.forSchema(f.avsc);
   return {
     shorn: { encode: (v) => shorn.encode(v), decode: (b) => shorn.decode(b), info: shorn.backend + (shorn.generated ? ', generated' : '') },
     msgpackr: { encode: (v) => packr.pack(v), decode: (b) => packr.unpack(b) },
+    avsc: { encode: (v) => avsc.toBuffer(v), decode: (b) => avsc.fromBuffer(b), normalize: toPlain },
     json: { encode: (v) => encoder.encode(JSON.stringify(v)), decode: (b) => JSON.parse(decoder.decode(b)) },
   };
 }
@@ -68,7 +107,7 @@ window.run = (rounds, order) => {
     made[name] = codecs(fixtures[name]);
     for (const [codec, c] of Object.entries(made[name])) {
       const bytes = c.encode(fixtures[name].value);
-      if (!same(c.decode(bytes), fixtures[name].value)) throw new Error(codec + ' ' + name + ': the round trip changed the value');
+      if (!same((c.normalize || ((v) => v))(c.decode(bytes)), fixtures[name].value)) throw new Error(codec + ' ' + name + ': the round trip changed the value');
       out.bytes[codec + ' ' + name] = bytes.length;
       if (c.info) out.info[codec] = c.info;
     }
@@ -102,22 +141,41 @@ async function measure(rounds) {
   const esbuild = require('esbuild');
   const puppeteer = require('puppeteer-core');
   const page = path.join(__dirname, '.browser-page.mjs');
+  const utilShim = path.join(__dirname, '.browser-util-shim.mjs');
   fs.writeFileSync(page, PAGE);
+  fs.writeFileSync(utilShim, UTIL_SHIM);
   let bundle;
+  let avscBundle;
   try {
     bundle = esbuild.buildSync({ entryPoints: [page], bundle: true, format: 'esm', minify: true, write: false, logLevel: 'silent' }).outputFiles[0].contents;
+    // avsc's own build: its Type API entry, `buffer` from node_modules (the npm polyfill),
+    // `util` aliased to the shim; an IIFE that sets globalThis.avro.
+    avscBundle = esbuild.buildSync({
+      entryPoints: [require.resolve('avsc/etc/browser/avsc-types.js')],
+      bundle: true,
+      format: 'iife',
+      globalName: 'avro',
+      minify: true,
+      write: false,
+      logLevel: 'silent',
+      alias: { util: utilShim },
+    }).outputFiles[0].contents;
   } finally {
     fs.rmSync(page, { force: true });
+    fs.rmSync(utilShim, { force: true });
   }
   const fixtures = {};
   for (const name of FIXTURES) {
     const f = loadFixture(name);
-    fixtures[name] = { schema: f.schemas.shorn(require('..').t), value: f.value };
+    fixtures[name] = { schema: f.schemas.shorn(require('..').t), avsc: f.schemas.avsc.schema, value: f.value };
   }
   const server = http.createServer((req, res) => {
     if (req.url === '/') {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<!doctype html><meta charset="utf-8"><script type="module" src="/app.js"></script>');
+      res.end('<!doctype html><meta charset="utf-8"><script src="/avsc.js"></script><script type="module" src="/app.js"></script>');
+    } else if (req.url === '/avsc.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(avscBundle);
     } else if (req.url === '/app.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' });
       res.end(bundle);
@@ -142,7 +200,7 @@ async function measure(rounds) {
     await tab.waitForFunction('window.ready === true', { timeout: 60000 });
     const version = await browser.version();
     const out = await tab.evaluate((r, order) => window.run(r, order), rounds, CODECS);
-    return { ...out, version };
+    return { ...out, version, avscBytes: avscBundle.length };
   } finally {
     await browser.close();
     server.close();
@@ -156,10 +214,10 @@ async function run(rounds) {
   const lines = [
     '## In a browser',
     '',
-    `${out.version}, one page, the codecs alternating (${rounds} rounds, medians of ops/s); shorn's browser build (${out.info.shorn} back end), msgpackr's browser build (records on), and JSON.stringify + TextEncoder / TextDecoder + JSON.parse. avsc is left out: its browser build needs a Buffer polyfill that a bundler does not add by itself.`,
+    `${out.version}, one page, the codecs alternating (${rounds} rounds, medians of ops/s); shorn's browser build (${out.info.shorn} back end), msgpackr's browser build (records on), avsc's browser build (its Type API entry, avsc/etc/browser/avsc-types.js, bundled by esbuild with the npm \`buffer\` polyfill for Node's buffer and a shim for the four \`util\` functions it calls; ${Math.round(out.avscBytes / 1024)} kB minified), and JSON.stringify + TextEncoder / TextDecoder + JSON.parse.`,
     '',
-    '| fixture, op | shorn | msgpackr | JSON | shorn / fastest other |',
-    '|---|--:|--:|--:|--:|',
+    `| fixture, op | ${CODECS.map((c) => LABELS[c]).join(' | ')} | shorn / fastest other |`,
+    `|---|${CODECS.map(() => '--:|').join('')}--:|`,
   ];
   for (const name of FIXTURES) {
     for (const op of ['encode', 'decode']) {
