@@ -126,3 +126,36 @@ test('short text decodes as natively: every edge of UTF-8, and random and mutate
   }
   assert.ok(valid > 1000, `${valid} texts were well-formed`);
 });
+
+test('a lone surrogate is refused as natively at every length and place, and text around it is written as natively', () => {
+  // The closures find a lone surrogate in short text as they write it and in long text
+  // (64 units or more, written by Buffer#utf8Write or TextEncoder, which would write
+  // U+FFFD in its place) before; ASCII is not checked at all.
+  const schema = t.object({ a: t.uint8(), s: t.string(), tail: t.array(t.string()) });
+  const FILL = ['a', 'é', '李', '🚀'];
+  const LONE = ['\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800'];
+  let refused = 0;
+  for (const length of [0, 1, 2, 15, 16, 42, 43, 63, 64, 65, 127, 128, 129, 200, 5461, 5462]) {
+    for (const fill of FILL) {
+      let text = '';
+      while (text.length < length) text += fill;
+      text = text.slice(0, length);
+      // The text itself (a cut 🚀 leaves a lone high surrogate at its end), then a lone
+      // surrogate at its start, middle and end.
+      const texts = [text];
+      for (const lone of LONE) {
+        for (const at of [0, Math.floor(length / 2), length]) texts.push(text.slice(0, at) + lone + text.slice(at));
+      }
+      for (const s of texts) {
+        for (const value of [{ a: 1, s, tail: [] }, { a: 1, s: 'x', tail: ['ok', s] }]) {
+          agree(schema, {}, (codec) => Buffer.from(codec.encode(value)).toString('hex'), {});
+          if (!s.isWellFormed()) {
+            refused++;
+            assert.throws(() => compile(schema).encode(value), { code: 'ERR_SHORN_INVALID' });
+          }
+        }
+      }
+    }
+  }
+  assert.ok(refused > 500, `${refused} refused`);
+});

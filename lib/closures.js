@@ -13,6 +13,7 @@ const { TYPES } = require('./types');
 const rt = require('./runtime');
 const { HEAP, HEAP_NUMBER, heapCost } = require('./lower');
 const { writeUtf8 } = require('./utf8');
+const { utf8Write } = require('#host');
 
 const { asciiText } = rt;
 
@@ -367,8 +368,12 @@ class Out {
     this.varintBig(b < 0n ? -2n * b - 1n : 2n * b);
   }
 
-  /** A well-formed string: its varint byte length and its UTF-8. */
-  string(s) {
+  /**
+   * A string: its varint byte length and its UTF-8. With `check` (a string value of the
+   * schema's), one with a lone surrogate is refused (FAULT); without, the caller has
+   * checked it (keys, json strings). ASCII has none, so only other text is checked.
+   */
+  string(s, check) {
     const n = s.length;
     this.need(5 + 3 * n);
     const U = this.U;
@@ -389,9 +394,19 @@ class Out {
       }
     }
     const head = n < 43 ? 1 : n < 5462 ? 2 : n < 699051 ? 3 : n < 89478486 ? 4 : 5;
-    // A long string by TextEncoder (native code; a JS loop took 61% of gsoc-2018's encode),
-    // a short one by the loop (a view per call costs more than it saves).
-    const o = n >= 64 ? at + head + utf8Encoder.encodeInto(s, new Uint8Array(U.buffer, at + head, U.length - at - head)).written : writeUtf8(s, U, at + head);
+    // A long string in native code (a JS loop took 61% of gsoc-2018's encode): Node's
+    // Buffer#utf8Write where there is one (host.utf8Write), else TextEncoder#encodeInto;
+    // a short one by the loop (a call costs more than it saves), which finds a lone
+    // surrogate itself (-1).
+    let o;
+    if (n >= 64) {
+      if (check && !wellFormed(s)) throw FAULT;
+      const room = U.length - at - head;
+      o = at + head + (utf8Write !== null ? utf8Write(U, s, at + head, room) : utf8Encoder.encodeInto(s, new Uint8Array(U.buffer, at + head, room)).written);
+    } else {
+      o = writeUtf8(s, U, at + head);
+      if (o < 0) throw FAULT;
+    }
     const len = o - at - head;
     const lenBytes = len < 128 ? 1 : len < 16384 ? 2 : len < 2097152 ? 3 : len < 268435456 ? 4 : 5;
     if (lenBytes !== head) U.copyWithin(at + lenBytes, at + head, o);
@@ -520,8 +535,8 @@ function compile(root, m, generate = false) {
         };
       case 'string':
         return checkedBy(op, (w, x) => {
-          if (typeof x !== 'string' || !wellFormed(x)) throw FAULT;
-          w.string(x);
+          if (typeof x !== 'string') throw FAULT;
+          w.string(x, true);
         });
       case 'bytes':
         return checkedBy(op, (w, x) => {

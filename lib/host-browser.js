@@ -109,6 +109,8 @@ module.exports = {
   heapLimit: () => 2 ** 31,
   sha256Hex,
   Buffer: null,
+  // No Buffer#utf8Write: TextEncoder#encodeInto writes long strings (lib/closures.js).
+  utf8Write: null,
   base64,
   fromBase64,
   loadAddon,
