@@ -159,3 +159,62 @@ test('a lone surrogate is refused as natively at every length and place, and tex
   }
   assert.ok(refused > 500, `${refused} refused`);
 });
+
+test('text of over 24 bytes decodes as natively: every edge of UTF-8 after and before 30 ASCII bytes, a U+FFFD of its own, and random and mutated bytes', () => {
+  // In Node such text is read by Buffer#utf8Slice, which puts U+FFFD where the bytes are
+  // not UTF-8; then the fatal decoder decides.
+  const schema = t.object({ s: t.string(), after: t.uint8() });
+  const native = compile(schema);
+  const js = JS_MODES.map((mode) => compile(schema, mode));
+  const check = (text) => {
+    const bytes = concatBytes(varint(text.length), text, Uint8Array.of(7));
+    const want = outcome(() => native.decode(bytes));
+    for (const codec of js) assert.deepStrictEqual(outcome(() => codec.decode(bytes)), want, Buffer.from(text).toString('hex'));
+    return want;
+  };
+  const PAD = Array.from({ length: 30 }, (_, k) => 0x61 + (k % 26));
+  const EDGES = [0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xf8, 0xfc, 0xfe, 0xff];
+  const CONT = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
+  let valid = 0;
+  let refused = 0;
+  for (const lead of EDGES) {
+    for (const c1 of CONT) {
+      for (const c2 of [...CONT, null]) {
+        for (const c3 of [0x80, 0xbf, null]) {
+          const seq = [lead, c1, c2, c3].filter((x) => x !== null);
+          for (const cut of [1, 2, 3, 4]) {
+            if (cut > seq.length) continue;
+            const core = seq.slice(0, cut);
+            for (const text of [[...PAD, ...core], [...core, ...PAD], [...PAD, ...core, 0xc3, 0xa9]]) {
+              if ('code' in check(Uint8Array.from(text))) refused++;
+              else valid++;
+            }
+          }
+        }
+      }
+    }
+  }
+  // U+FFFD, U+FEFF and the largest code points in the text itself: well-formed.
+  for (const s of ['\ufffd', '\ufeff', '\uffff', '\u{10ffff}']) {
+    for (const text of [`${s}${'x'.repeat(30)}`, `${'x'.repeat(30)}${s}`, s.repeat(20)]) {
+      const got = check(new Uint8Array(Buffer.from(text)));
+      assert.deepStrictEqual(got, { value: { s: text, after: 7 } });
+    }
+  }
+  const SAMPLES = ['zoë', 'łukasz', '李小龍', 'ярослава', '🚀x', '\ufffd', 'é🌍é', '\u07ff\u0800\uffff', 'plain ascii text '];
+  let seed = 0x5eed5;
+  const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  for (let n = 0; n < 3000; n++) {
+    let text = '';
+    while (text.length < 10 + Math.floor(next() * 60)) text += SAMPLES[Math.floor(next() * SAMPLES.length)];
+    let bytes = new Uint8Array(Buffer.from(text));
+    bytes = bytes.subarray(0, Math.max(25, Math.floor(next() * bytes.length) + 1));
+    if (n % 2 === 1) {
+      bytes = Uint8Array.from(bytes);
+      bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
+    }
+    if ('code' in check(bytes)) refused++;
+    else valid++;
+  }
+  assert.ok(valid > 1500 && refused > 1500, `${valid} well-formed, ${refused} refused`);
+});

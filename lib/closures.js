@@ -13,7 +13,7 @@ const { TYPES } = require('./types');
 const rt = require('./runtime');
 const { HEAP, HEAP_NUMBER, heapCost } = require('./lower');
 const { writeUtf8 } = require('./utf8');
-const { utf8Write } = require('#host');
+const { utf8Write, utf8Slice } = require('#host');
 
 const { asciiText } = rt;
 
@@ -288,12 +288,19 @@ class In {
     return s;
   }
 
+  /**
+   * Input bytes `p` to `end` as a string, if well-formed UTF-8. In Node by
+   * `Buffer#utf8Slice` (host.utf8Slice), whose U+FFFD for anything not UTF-8 sends the
+   * text to the fatal decoder, which refuses it (or returns it: a U+FFFD of the text's own).
+   */
   decodeUtf8(p, end) {
-    let s;
-    try {
-      s = utf8.decode(this.bytes(p, end));
-    } catch {
-      throw FAULT;
+    let s = utf8Slice === null ? '\ufffd' : utf8Slice(this.b, p, end);
+    if (s.indexOf('\ufffd') !== -1) {
+      try {
+        s = utf8.decode(this.bytes(p, end));
+      } catch {
+        throw FAULT;
+      }
     }
     // eslint-disable-next-line no-control-regex
     if (!this.wide && /[^\u0000-\u00ff]/.test(s)) this.wide = true;

@@ -111,6 +111,8 @@ module.exports = {
   Buffer: null,
   // No Buffer#utf8Write: TextEncoder#encodeInto writes long strings (lib/closures.js).
   utf8Write: null,
+  // Nor Buffer#utf8Slice: the fatal TextDecoder reads text of over 24 bytes.
+  utf8Slice: null,
   base64,
   fromBase64,
   loadAddon,
