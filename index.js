@@ -394,7 +394,7 @@ function assembleJs(descriptor, text, settings, overrides, info, walkError) {
   if (settings.mode === true && !generate) {
     throw new ShornError('ERR_SHORN_SCHEMA', "codegen: true, but code generation is not allowed here; use codegen: 'auto' or false");
   }
-  const functions = jsBackend.build(descriptor, generic.marshaller, settings, jsOutput, generate);
+  const functions = jsBackend.build(descriptor, generic.marshaller, settings, jsOutput, generate, info);
   const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce(descriptor, settings), settings.maxIssues);
   return { functions: { ...functions, ...reports }, generated: generate, marshaller: generic.marshaller };
 }

@@ -218,3 +218,71 @@ test('text of over 24 bytes decodes as natively: every edge of UTF-8 after and b
   }
   assert.ok(valid > 1500 && refused > 1500, `${valid} well-formed, ${refused} refused`);
 });
+
+test('small messages on the JS back end (the JS read and write of lib/codegen.js where code is generated): values, bytes and errors as natively', () => {
+  const schema = t.object({
+    id: t.uint32(),
+    kind: t.enum(['a', 'bb', 'ccc']),
+    name: t.string({ maxLength: 12 }),
+    score: t.float64(),
+    tags: t.array(t.string()),
+    note: t.optional(t.string()),
+    ok: t.bool(),
+    pick: t.union([t.uint8(), t.string()]),
+  });
+  const base = { id: 7, kind: 'bb', name: 'ada', score: 1.5, tags: ['x', 'yy'], note: undefined, ok: true, pick: 3 };
+  const values = [
+    base,
+    { ...base, note: 'here', pick: 'p' },
+    { ...base, name: 'zoë łukasz' },
+    { ...base, name: 'far too long a name' },
+    { ...base, id: -1 },
+    { ...base, kind: 'd' },
+    { ...base, score: NaN },
+    { ...base, tags: ['a', 'b', 'c', 'd', 'e'] },
+    { ...base, tags: Array.from({ length: 300 }, () => 'ab') },
+    { ...base, tags: ['a', 7] },
+    { ...base, pick: 300 },
+    { ...base, name: 'a'.repeat(300) },
+    { ...base, name: '\ud800' },
+  ];
+  for (const value of values) {
+    agree(schema, {}, (codec) => Buffer.from(codec.encode(value)).toString('hex'), {});
+    for (const size of [0, 5, 64]) {
+      agree(schema, {}, (codec) => {
+        const target = new Uint8Array(size + 3);
+        const n = codec.encodeInto(value, target, 3);
+        return Buffer.from(target.subarray(3, 3 + n)).toString('hex');
+      }, {});
+    }
+  }
+  // Every message of a valid value cut, extended and changed a byte at a time; and read
+  // under a small maxStringBytes and maxDecodedBytes.
+  const bytes = compile(schema).encode({ ...base, note: 'here', pick: 'p' });
+  const messages = [bytes];
+  for (let k = 0; k <= bytes.length; k++) messages.push(bytes.subarray(0, k), concatBytes(bytes.subarray(0, k), Uint8Array.of(0x80), bytes.subarray(k)));
+  for (let k = 0; k < bytes.length; k++) {
+    for (const b of [0x00, 0x01, 0x02, 0x7f, 0x80, 0xff]) {
+      const m = Uint8Array.from(bytes);
+      m[k] = b;
+      messages.push(m);
+    }
+  }
+  let decoded = 0;
+  for (const options of [{}, { maxStringBytes: 3 }, { maxDecodedBytes: 200 }]) {
+    for (const m of messages) {
+      agree(schema, options, (codec) => codec.decode(m), {});
+      if (!('code' in outcome(() => compile(schema, options).decode(m)))) decoded++;
+    }
+  }
+  assert.ok(decoded > 50, `${decoded} decoded`);
+  // Frames under a heap budget: each frame's estimate as the native decode's.
+  const frames = compile(schema).encodeFrames([base, base, base]);
+  for (const maxDecodedBytes of [100, 400, 1000, 10000]) {
+    agree(schema, {}, (codec) => codec.decodeFrames(frames, { maxDecodedBytes }).length, {});
+    agree(schema, {}, (codec) => {
+      codec.decodeFrames(frames, { maxDecodedBytes });
+      return codec.decode(bytes);
+    }, {});
+  }
+});

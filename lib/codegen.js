@@ -983,4 +983,53 @@ function build(descriptor, info, nat, G, overrides = null, limits = DEFAULT_LIMI
   return functions;
 }
 
-module.exports = { generate, generateFrames, build, MAX_FUNCTION_NODES };
+/**
+ * The JS read and write of small messages alone (`fastTake`, `fastPut`), for the JS back
+ * end (lib/js-backend.js) where code generation is allowed: the same generated code the
+ * native back end runs before its native call, with the JS back end's closures in place
+ * of that call. `{ decode(bytes, n$), encode(v), encodeInto(v, target, at) }`: decode
+ * returns `SMALL_NONE` and encode null (encodeInto -1) where the JS read or write gives
+ * up, and the caller decodes or encodes the message the JS back end's way, which alone
+ * reports errors. Null when the schema has neither (a type without one).
+ */
+const SMALL_NONE = Object.freeze({ none: true });
+function buildSmall(descriptor, info, G, limits = DEFAULT_LIMITS) {
+  const g = new Generator(info);
+  g.G = G;
+  g.overrides = null;
+  g.limits = limits;
+  const fast = g.fastTake(descriptor);
+  const fastW = info.handsOff ? { encode: '', encodeInto: '' } : g.fastPut(descriptor);
+  if (fast === '' && fastW.encode === '') return null;
+  const source = `'use strict';
+const NewArray = rt.NewArray;
+const OutBuffer = rt.OutBuffer;
+let skip$ = 0;
+let backoff$ = 1;
+let skipW$ = 0;
+let backoffW$ = 1;
+let fo$ = 0;
+const GIVE_UP$ = {};
+${g.fastFunctions.join('\n')}
+${g.writeFunctions.join('\n')}
+${g.functions.join('\n')}
+function decode(bytes, n$) {
+  ${fast}
+  return NONE;
+}
+function encode(v) {
+  ${fastW.encode}
+  return null;
+}
+function encodeInto(v, target, at) {
+  ${fastW.encodeInto}
+  return -1;
+}
+return { decode, encode, encodeInto };
+`;
+  // eslint-disable-next-line no-new-func
+  const factory = new Function('nat', 'rt', 'st', 'K', 'G', 'NONE', source);
+  return factory(null, rt, rt.state, g.constants, G, SMALL_NONE);
+}
+
+module.exports = { generate, generateFrames, build, buildSmall, SMALL_NONE, MAX_FUNCTION_NODES };

@@ -29,6 +29,7 @@ const rt = require('./runtime');
 const host = require('#host');
 const { lower, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED } = require('./lower');
 const closures = require('./closures');
+const codegen = require('#codegen');
 
 const { wellFormed, writeJson, FAULT } = closures;
 
@@ -273,7 +274,7 @@ const SAB = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
  * The functions of a codec on the JS back end: `encode`, `encodeInto`, `decode` and
  * `decodeFrames`, as lib/generic.js's `build` gives them for the native one.
  */
-function build(descriptor, m, settings, output, generate) {
+function build(descriptor, m, settings, output, generate, info) {
   const limits = { maxDepth: settings.maxDepth };
   LIMIT_NAMES.forEach((name, k) => {
     if (settings.limits[k] !== -1) limits[name] = settings.limits[k];
@@ -287,6 +288,14 @@ function build(descriptor, m, settings, output, generate) {
   const fullLimits = { ...sizes.limits };
   let spareIn = new closures.In(fullLimits, settings.budget);
   let spareOut = new closures.Out(1024);
+  // Small messages where code is generated in Node: the JS read and write the native back
+  // end runs before its native call (lib/codegen.js, `buildSmall`), the closures after it
+  // where they give up. (A browser build has no such code generator: `#codegen`.)
+  const small =
+    generate && fast !== null && typeof codegen.buildSmall === 'function'
+      ? codegen.buildSmall(descriptor, info, m, { maxStringBytes: settings.limits[0], maxArrayLength: settings.limits[2], budget: settings.budget })
+      : null;
+  const SMALL_NONE = codegen.SMALL_NONE;
 
   // The exact walk: the bytes, or the error the native back end gives.
   function marshalExact(v, w) {
@@ -351,6 +360,18 @@ function build(descriptor, m, settings, output, generate) {
     if (n === 0) bytes = NO_BYTES;
     else if (proto !== Uint8Array.prototype && proto !== BufferPrototype && proto !== rt.OutBuffer.prototype) bytes = rt.inputView(bytes, 0, n);
     if (SAB !== null && rt.inputBuffer(bytes) instanceof SAB) bytes = new Uint8Array(rt.inputView(bytes, 0, n));
+    // The JS read of a small message (it skips itself while `state.grown`: a frame read
+    // under a heap budget, lib/framing.js, is read below, which leaves its estimate).
+    if (small !== null) {
+      const value = small.decode(bytes, n);
+      if (value !== SMALL_NONE) {
+        rt.state.jsHeap = -1;
+        return value;
+      }
+    }
+    // With no addon nothing else sets `state.grown` back (a native decode of a small
+    // message does): the next small message is read in JS again.
+    if (rt.native === null) rt.state.grown = false;
     if (fast !== null) {
       const r = spareIn ?? new closures.In(fullLimits, settings.budget);
       spareIn = null;
@@ -380,9 +401,19 @@ function build(descriptor, m, settings, output, generate) {
   }
 
   return {
-    encode: (v) => output(marshal(v)),
+    encode(v) {
+      if (small !== null) {
+        const out = small.encode(v);
+        if (out !== null) return out;
+      }
+      return output(marshal(v));
+    },
     encodeInto(v, target, offset) {
       const at = rt.targetOffset(target, offset);
+      if (small !== null) {
+        const n = small.encodeInto(v, target, at);
+        if (n >= 0) return n;
+      }
       const w = marshal(v);
       return rt.outputInto(w.U.subarray(0, w.o), target, at);
     },
