@@ -84,6 +84,15 @@ class Generator {
     // In a large schema, the JS write's functions for the variants of its unions
     // (`writeApart`).
     this.writeFunctions = [];
+    // Functions that write a whole value in its bytes into the tape, by descriptor
+    // (`rawWriter`), and their source, in the factory's scope.
+    this.rawWriters = new Map();
+    this.rawFunctions = [];
+    // The longest string a JS write takes (`emitWrite` of string): no limit for a small
+    // message; RAW_TEXT_MAX units for a record in the tape, whose longer text the native
+    // side transcodes faster than a JS loop (docs/DESIGN.md, "JS writes a json value's
+    // bytes").
+    this.writeTextMax = Infinity;
     // The parts of a wide schema that generated code hands to the generic marshaller
     // (lib/walk.js, `analyze`), as it hands recursive and json values.
     this.handedOff = info.handedOff;
@@ -611,6 +620,51 @@ class Generator {
     return true;
   }
 
+  /**
+   * The name of a function that writes a whole `d` in its bytes on the wire, as the JS
+   * write of small messages writes it (`emitWrite`): `(x, w$, U, o, e$)` writes at `o` of
+   * byte array `U`, never a float past `e$` (`w$.DV` is U's DataView), and returns where
+   * it ended, or -1 where it gives up (an invalid value, text not ASCII, past `e$`). For
+   * a record written into the tape (lib/types/record.js). Null where `d` has no JS write,
+   * or one over FAST_SOURCE_MAX.
+   */
+  rawWriter(d) {
+    if (this.overrides !== null || this.handedOff.has(d)) return null;
+    let name = this.rawWriters.get(d);
+    if (name !== undefined) return name;
+    const saved = [this.wr, this.floats, this.writeFunctions, this.writeTextMax];
+    this.wr = [];
+    this.floats = false;
+    this.writeFunctions = [];
+    this.writeTextMax = RAW_TEXT_MAX;
+    let ok = false;
+    let body;
+    let floats;
+    let functions;
+    try {
+      ok = this.write(d, 'x');
+      [body, floats, functions] = [this.wr, this.floats, this.writeFunctions];
+    } finally {
+      [this.wr, this.floats, this.writeFunctions, this.writeTextMax] = saved;
+    }
+    name = !ok || tooLarge(body) ? null : this.fresh('rw');
+    this.rawWriters.set(d, name);
+    if (name === null) return null;
+    this.rawFunctions.push(
+      ...functions,
+      `function ${name}(x, w$, U, o, e$) {
+  ${floats ? 'const DV = w$.DV;' : ''}
+  write: {
+    ${body.join('\n    ')}
+    if (o > e$) break write;
+    return o;
+  }
+  return -1;
+}`,
+    );
+    return name;
+  }
+
   /** Writes unsigned 32-bit integer expression `x` as a varint (`fastPut`). */
   writeVarint(x) {
     const w = this.fresh('w');
@@ -716,6 +770,9 @@ class Generator {
 // and its decode ran unoptimized for every message, large or small. 32 K characters is a
 // union of ~11 message types of 7 fields (__test__/optimize.test.js).
 const FAST_SOURCE_MAX = 32 * 1024;
+// The longest string a record written into the tape takes (`rawWriter`); a longer one makes
+// it go by tokens.
+const RAW_TEXT_MAX = 16;
 
 /** Whether statements `body` are more source than FAST_SOURCE_MAX. */
 function tooLarge(body) {
@@ -827,6 +884,7 @@ function reenter(fn, arg) {
   }
 }` : 'const reenter = rt.reenter;'}
 ${g.functions.join('\n')}
+${g.rawFunctions.join('\n')}
 function marshal(v) {
   if (st.busy) return reenter(marshal, v);
   st.busy = true;

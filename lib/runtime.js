@@ -877,6 +877,18 @@ function view(T, kind) {
   return kind === 'TI' ? viewI64 : viewU64;
 }
 
+// The tape as a JS write's target (a record written in its bytes, lib/types/record.js):
+// `{ DV }`, the DataView floats are written through, made again only when the tape changes.
+let writerOf = null;
+const tapeW = { DV: null };
+function tapeWriter(T) {
+  if (writerOf !== T) {
+    writerOf = T;
+    tapeW.DV = new DataView(T.buffer, T.byteOffset, T.byteLength);
+  }
+  return tapeW;
+}
+
 // The tape as bytes (a record key's, lib/types/record.js), made again only when it changes.
 let bytesOf = null;
 let tapeU8 = null;
@@ -1005,6 +1017,7 @@ const frameDecoders = new WeakMap();
 module.exports = {
   ObjectPrototype,
   tapeBytes,
+  tapeWriter,
   keyTable,
   keepKey,
   NewArray,

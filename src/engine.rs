@@ -18,6 +18,11 @@ use crate::types::{
     typed_array, union, verify, verify_encoded, Decoding, Encoding,
 };
 
+/// In place of a record's count on the tape: JS wrote the record whole, in its bytes on
+/// the wire (its count, keys and values), and they follow as a json value's do
+/// (`json::raw`: their length, no strings, the bytes). Never a count, which is 0 or more.
+const RAW_ENTRIES: f64 = -1.0;
+
 /// Encodes the marshalled message into `w` (appending).
 pub fn encode(program: &Program, input: &EncodeInput<'_>, w: &mut Writer) -> Result<()> {
     let mut e = Encoding {
@@ -50,7 +55,16 @@ fn encode_block(e: &mut Encoding, p: &Program, start: usize, end: usize) -> Resu
                 keys,
                 ..
             } => {
-                let count = e.t.count(u32::MAX).map_err(|err| err.at(&step.path))?;
+                let first = e.t.slot().map_err(|err| err.at(&step.path))?;
+                if first == RAW_ENTRIES && keys == Keys::Record {
+                    // A record JS wrote whole in its bytes (lib/types/record.js): copied.
+                    json::raw(e).map_err(|err| err.at(&step.path))?;
+                    pc = entries_end as usize;
+                    continue;
+                }
+                let count =
+                    e.t.as_count(first, u32::MAX)
+                        .map_err(|err| err.at(&step.path))?;
                 e.w.varint(count);
                 for i in 0..count {
                     let start = e.w.len();

@@ -16,6 +16,10 @@ const { buildCounts, emitCount, within, countViolations } = require('./array');
 const UPFRONT = 1 << 20;
 // Record keys of up to this many ASCII characters are written in their bytes on encode.
 const SHORT_KEY = 16;
+// A record written whole in its bytes (`emitPut`): the tape slot that says so, in place of
+// its count (src/engine.rs, RAW_ENTRIES), and the most tape slots it may take.
+const RAW = -1;
+const RAW_SLOTS = 128;
 
 const entries = (n) => `object (${n} ${n === 1 ? 'entry' : 'entries'})`;
 
@@ -36,6 +40,37 @@ module.exports = [
       });
     },
     emitPut(g, d, x, path, room, shown) {
+      // The whole record written by JS in its bytes (its count, keys and values, as the
+      // JS write of small messages writes them, `emitWrite`) into the tape after a RAW
+      // token, as json values are: one copy natively (src/engine.rs, Entries), no token
+      // per key and value. A record the JS write does not take (an invalid value, text
+      // not all ASCII, more bytes than the tape has room for, which is RAW_SLOTS slots or
+      // more) goes by tokens, below, which alone report errors, over what it had written.
+      const raw = g.rawWriter(d);
+      if (raw !== null) {
+        // After a record it gave up, the next 1, 2, 4, ... 64 here (while they keep being
+        // given up) skip it, as for the JS write of small messages: one with text not all
+        // ASCII (gsoc-2018's) would be written twice each time.
+        const skip = g.fresh('rs');
+        g.rawFunctions.push(`let ${skip} = 0;`, `let ${skip}b = 1;`);
+        const b = g.fresh('b');
+        const e = g.fresh('e');
+        g.enc.push(
+          `const ${b} = (i + 3) * 8;`,
+          `let ${e} = -1;`,
+          `if (${skip} === 0) {`,
+          `if (i + ${3 + RAW_SLOTS} > T.length) ${g.grow(`i + ${3 + RAW_SLOTS}`)}`,
+          `${e} = ${raw}(${x}, rt.tapeWriter(T), rt.tapeBytes(T), ${b}, T.length * 8 - 16);`,
+          `if (${e} < 0) { ${skip} = ${skip}b; if (${skip}b < 64) ${skip}b *= 2; } else if (${skip}b !== 1) ${skip}b = 1;`,
+          `} else ${skip}--;`,
+          `if (${e} >= 0) {`,
+          `T[i] = ${RAW};`,
+          `T[i + 1] = ${e} - ${b};`,
+          `T[i + 2] = 0;`,
+          `i += 3 + ((${e} - ${b} + 7) >> 3);`,
+          '} else {',
+        );
+      }
       const keys = g.fresh('ks');
       const n = g.fresh('n');
       const k = g.fresh('k');
@@ -76,7 +111,30 @@ module.exports = [
       g.enc.push(`const ${y} = ${x}[${key}];`);
       g.put(d.values, y, path.key(key), per);
       g.enc.push('}');
+      if (raw !== null) g.enc.push('}');
       g.room(room);
+    },
+    // The JS write (lib/codegen.js, `fastPut`, `rawWriter`): the count, then each key (all
+    // ASCII) and its value; anything else gives the JS write up.
+    emitWrite(g, d, x) {
+      const keys = g.fresh('ks');
+      const n = g.fresh('n');
+      const k = g.fresh('k');
+      const key = g.fresh('key');
+      const kn = g.fresh('kn');
+      const j = g.fresh('j');
+      const c = g.fresh('c');
+      const y = g.fresh('y');
+      g.wr.push(`if (!rt.isPlainObject(${x})) break write;`, `const ${keys} = Object.keys(${x});`, `const ${n} = ${keys}.length;`);
+      if (d.maxEntries !== undefined) g.wr.push(`if (${n} > ${d.maxEntries}) break write;`);
+      g.wr.push(`if (${n} > e$ - o) break write;`);
+      g.writeVarint(n);
+      g.wr.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${key} = ${keys}[${k}];`, `const ${kn} = ${key}.length;`, `if (${kn} > e$ - o) break write;`);
+      g.writeVarint(kn);
+      g.wr.push(`for (let ${j} = 0; ${j} < ${kn}; ${j}++) {`, `const ${c} = ${key}.charCodeAt(${j});`, `if (${c} > 127) break write;`, `U[o++] = ${c};`, '}', `const ${y} = ${x}[${key}];`);
+      if (!g.write(d.values, y)) return false;
+      g.wr.push('if (o > e$) break write;', '}');
+      return true;
     },
     emitTake(g, d) {
       const n = g.fresh('n');

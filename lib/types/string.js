@@ -217,7 +217,7 @@ module.exports = [
       const n = g.fresh('n');
       const k = g.fresh('k');
       const c = g.fresh('c');
-      g.wr.push(`const ${n} = ${x}.length;`, `if (${n} > e$ - o) break write;`);
+      g.wr.push(`const ${n} = ${x}.length;`, `if (${n} > ${g.writeTextMax === Infinity ? 'e$ - o' : `e$ - o || ${n} > ${g.writeTextMax}`}) break write;`);
       g.writeVarint(n);
       g.wr.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${c} = ${x}.charCodeAt(${k});`, `if (${c} > 127) break write;`, `U[o++] = ${c};`, '}');
       return true;

@@ -83,6 +83,12 @@ impl<'a> TapeIn<'a> {
     #[inline]
     pub fn count(&mut self, max: u32) -> Result<u32> {
         let v = self.slot()?;
+        self.as_count(v, max)
+    }
+
+    /// Slot value `v`, already taken, as `count` checks it.
+    #[inline]
+    pub fn as_count(&self, v: f64, max: u32) -> Result<u32> {
         // A round trip through u32 (saturating, NaN to 0) keeps exactly the integers in
         // range; `f64::fract` was a call to libm's trunc per string (~6% of an encode).
         let n = v as u32;

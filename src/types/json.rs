@@ -323,7 +323,7 @@ pub fn encode(e: &mut Encoding) -> Result<()> {
 /// count, the count of its strings left in the text, the bytes (`TapeIn::raw`), then per
 /// such string where it goes among the bytes (ascending) and its length in units (a
 /// value's; a key's is `-1 - units`).
-fn raw(e: &mut Encoding) -> Result<()> {
+pub fn raw(e: &mut Encoding) -> Result<()> {
     let len = e.t.count(u32::MAX)? as usize;
     let strings = e.t.count(u32::MAX)?;
     let bytes = e.t.raw(len)?;
