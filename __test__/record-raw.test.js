@@ -33,13 +33,16 @@ function agree(schema, value, label) {
 test('a record at the end of the tape: written whole up to its last byte, by tokens past it', () => {
   const schema = t.record(t.string());
   const codec = compile(schema, { codegen: true });
-  // 511 entries of 64 bytes (a key of 5 ASCII characters, a value of 57) end ~38 bytes
-  // before the tape's end; one more, of 7 to 70 bytes, ends before, at or past it. 40
-  // first, while the tape is still its first size: 2 bytes past.
-  const entries = Array.from({ length: 511 }, (_, k) => [`k${String(k).padStart(4, '0')}`, 'v'.repeat(57)]);
-  for (const last of [40, ...Array.from({ length: 64 }, (_, k) => k)]) {
-    const value = Object.fromEntries([...entries, ['z', 'w'.repeat(last)]]);
-    assert.deepStrictEqual(codec.decode(codec.encode(value)), value, `${last}`);
+  // 1,422 or 1,423 entries of 23 bytes (a key of 5 ASCII characters, a value of 16, the
+  // longest the JS write takes) and one more of 7 to 23 end before, at or past the end of
+  // the tape's first 32,768 bytes. 1,423 and 16 first, while the tape is still that size:
+  // 10 bytes past.
+  const entry = (k) => [`k${String(k).padStart(4, '0')}`, 'v'.repeat(16)];
+  const cases = [[1423, 16]];
+  for (const m of [1422, 1423]) for (let last = 0; last <= 16; last++) cases.push([m, last]);
+  for (const [m, last] of cases) {
+    const value = Object.fromEntries([...Array.from({ length: m }, (_, k) => entry(k)), ['z', 'w'.repeat(last)]]);
+    assert.deepStrictEqual(codec.decode(codec.encode(value)), value, `${m}, ${last}`);
   }
 });
 
