@@ -78,20 +78,26 @@ test('a detached byte or typed array encodes as an empty one, as the native back
   }
 });
 
-// Short text (up to 24 bytes) is decoded in JS on this back end (lib/closures.js,
-// `shortUtf8`), longer text by a fatal TextDecoder: every 1-4 byte sequence of the UTF-8
-// grammar's edges, alone and between ASCII, and random and mutated short texts, decode as
-// natively, to the value or the error.
-test('short text decodes as natively: every edge of UTF-8, and random and mutated bytes', () => {
+// A check of text bytes as a string field's: decoded on both JS modes as natively (the
+// value or the error); returns the native outcome.
+function textChecker() {
   const schema = t.object({ s: t.string(), after: t.uint8() });
   const native = compile(schema);
   const js = JS_MODES.map((mode) => compile(schema, mode));
-  const check = (text) => {
+  return (text) => {
     const bytes = concatBytes(varint(text.length), text, Uint8Array.of(7));
     const want = outcome(() => native.decode(bytes));
     for (const codec of js) assert.deepStrictEqual(outcome(() => codec.decode(bytes)), want, Buffer.from(text).toString('hex'));
     return want;
   };
+}
+
+// Short text (up to 24 bytes) is decoded in JS on this back end (lib/closures.js,
+// `shortUtf8`), longer text by a fatal TextDecoder: every 1-4 byte sequence of the UTF-8
+// grammar's edges, alone and between ASCII, and random and mutated short texts, decode as
+// natively, to the value or the error.
+test('short text decodes as natively: every edge of UTF-8, and random and mutated bytes', () => {
+  const check = textChecker();
   const EDGES = [0x00, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff];
   const CONT = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
   let valid = 0;
@@ -163,15 +169,7 @@ test('a lone surrogate is refused as natively at every length and place, and tex
 test('text of over 24 bytes decodes as natively: every edge of UTF-8 after and before 30 ASCII bytes, a U+FFFD of its own, and random and mutated bytes', () => {
   // In Node such text is read by Buffer#utf8Slice, which puts U+FFFD where the bytes are
   // not UTF-8; then the fatal decoder decides.
-  const schema = t.object({ s: t.string(), after: t.uint8() });
-  const native = compile(schema);
-  const js = JS_MODES.map((mode) => compile(schema, mode));
-  const check = (text) => {
-    const bytes = concatBytes(varint(text.length), text, Uint8Array.of(7));
-    const want = outcome(() => native.decode(bytes));
-    for (const codec of js) assert.deepStrictEqual(outcome(() => codec.decode(bytes)), want, Buffer.from(text).toString('hex'));
-    return want;
-  };
+  const check = textChecker();
   const PAD = Array.from({ length: 30 }, (_, k) => 0x61 + (k % 26));
   const EDGES = [0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xf8, 0xfc, 0xfe, 0xff];
   const CONT = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];

@@ -665,6 +665,20 @@ class Generator {
     return name;
   }
 
+  /**
+   * Writes string expression `x` as its length and its chars, all ASCII (`fastPut`,
+   * `rawWriter`): one of more than `max` units, past `e$` or with another char gives the
+   * JS write up.
+   */
+  writeAscii(x, max = Infinity) {
+    const n = this.fresh('n');
+    const k = this.fresh('k');
+    const c = this.fresh('c');
+    this.wr.push(`const ${n} = ${x}.length;`, `if (${n} > ${max === Infinity ? 'e$ - o' : `e$ - o || ${n} > ${max}`}) break write;`);
+    this.writeVarint(n);
+    this.wr.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${c} = ${x}.charCodeAt(${k});`, `if (${c} > 127) break write;`, `U[o++] = ${c};`, '}');
+  }
+
   /** Writes unsigned 32-bit integer expression `x` as a varint (`fastPut`). */
   writeVarint(x) {
     const w = this.fresh('w');

@@ -877,27 +877,24 @@ function view(T, kind) {
   return kind === 'TI' ? viewI64 : viewU64;
 }
 
-// The tape as a JS write's target (a record written in its bytes, lib/types/record.js):
-// `{ DV }`, the DataView floats are written through, made again only when the tape changes.
-let writerOf = null;
-const tapeW = { DV: null };
-function tapeWriter(T) {
-  if (writerOf !== T) {
-    writerOf = T;
-    tapeW.DV = new DataView(T.buffer, T.byteOffset, T.byteLength);
-  }
-  return tapeW;
-}
-
-// The tape as bytes (a record key's, lib/types/record.js), made again only when it changes.
-let bytesOf = null;
+// The tape as bytes (a record key's, lib/types/record.js) and as a JS write's target (a
+// record written in its bytes: `{ DV }`, the DataView floats are written through), made
+// again only when the tape changes.
+let viewedTape = null;
 let tapeU8 = null;
+const tapeW = { DV: null };
+function tapeViews(T) {
+  viewedTape = T;
+  tapeU8 = new Uint8Array(T.buffer, T.byteOffset, T.byteLength);
+  tapeW.DV = new DataView(T.buffer, T.byteOffset, T.byteLength);
+}
 function tapeBytes(T) {
-  if (bytesOf !== T) {
-    bytesOf = T;
-    tapeU8 = new Uint8Array(T.buffer, T.byteOffset, T.byteLength);
-  }
+  if (viewedTape !== T) tapeViews(T);
   return tapeU8;
+}
+function tapeWriter(T) {
+  if (viewedTape !== T) tapeViews(T);
+  return tapeW;
 }
 
 // ---- values ----

@@ -214,12 +214,7 @@ module.exports = [
     // `emitTest` checks them, the formats the native side checks on encode included.
     emitWrite(g, d, x) {
       g.wr.push(`if (!(${this.emitTest(g, d, x)})) break write;`);
-      const n = g.fresh('n');
-      const k = g.fresh('k');
-      const c = g.fresh('c');
-      g.wr.push(`const ${n} = ${x}.length;`, `if (${n} > ${g.writeTextMax === Infinity ? 'e$ - o' : `e$ - o || ${n} > ${g.writeTextMax}`}) break write;`);
-      g.writeVarint(n);
-      g.wr.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${c} = ${x}.charCodeAt(${k});`, `if (${c} > 127) break write;`, `U[o++] = ${c};`, '}');
+      g.writeAscii(x, g.writeTextMax);
       return true;
     },
     test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),
