@@ -878,9 +878,7 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
     engine::encode(&bound.program, &input, &mut inner.writer).map_err(Fail::Codec)?;
     let n = inner.writer.len();
     let result = if n > SLAB_MAX_MESSAGE {
-        if n >= malloc::LARGE_OUTPUT {
-            malloc::adapt();
-        }
+        malloc::adapt();
         // SAFETY: `env` is live.
         unsafe { nodeapi::buffer_copy(env, inner.writer.as_slice()) }?
     } else {
