@@ -978,12 +978,13 @@ function repeatedKey(offset, path) {
 // The key table of a codec's decodes (src/types/json.rs, KeyIds): the record keys and
 // json object keys of the message being read, by id: each key's string, and whether it
 // has to be defined rather than assigned (`own`: Object.prototype has it); and the
-// shapes of its json objects, by id (lib/types/json.js). A key slot on the tape is an id,
+// shapes of its json objects and records, by id (lib/types/json.js, lib/types/record.js:
+// their key ids, the hashes of their keys, and the builders of each). A key slot on the tape is an id,
 // -1 (a key not kept) or -2 - id (a new key), both then the key's text. A message's
 // first new key has id 0: the table starts again there, so it needs no other sign of
 // where a message begins (a batch of frames holds many).
 function keyTable(m) {
-  return m.keys$ ?? (m.keys$ = { names: [], own: [], shapes: [], hashes: [], builders: [] });
+  return m.keys$ ?? (m.keys$ = { names: [], own: [], shapes: [], hashes: [], builders: [], records: [] });
 }
 
 // Keeps `key` (`own` as above), whose key slot was `slot` (-2 - id), in key table `K`.
@@ -995,6 +996,7 @@ function keepKey(K, slot, key, own) {
     K.shapes.length = 0;
     K.hashes.length = 0;
     K.builders.length = 0;
+    K.records.length = 0;
   }
   // Cannot happen while JS reads every key slot the native decode wrote, in order.
   if (id !== K.names.length) throw new Error(`shorn: internal error: key ${id} of a table of ${K.names.length}`);

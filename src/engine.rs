@@ -683,13 +683,20 @@ fn decode_entries(
     }
     let check = KeySet::checks(keys);
     let mut set = KeySet::new(keys);
+    let mut shape = if keys == Keys::Record {
+        json::RecordShape::start(d, count)
+    } else {
+        None
+    };
+    // The previous kept key of a record (json::record_key predicts the next from it).
+    let mut prev = json::NO_KEY;
     for i in 0..count {
         let start = d.r.offset();
         let key;
         if keys == Keys::Record {
             // A record's key is a plain string: an id in the message's key table; its
             // order and repeats checked here, its array index found once.
-            let index = json::record_key(d)?;
+            let index = json::record_key(d, shape.as_mut(), &mut prev)?;
             key = d.r.since(start);
             set.order(index, start)?;
             if index.is_none() {
@@ -707,6 +714,9 @@ fn decode_entries(
             Keys::Record => err.within(Segment::Field(key_text(key))),
             _ => entry_path(err, keys, i, 1),
         })?;
+    }
+    if let Some(shape) = shape {
+        shape.end(d);
     }
     Ok(())
 }

@@ -605,6 +605,10 @@ impl<'a> Unmarshal<'a> {
             Node::Default { inner, .. } | Node::Checked { inner, .. } => self.node(inner),
             Node::Record { values } => {
                 let count = self.next() as usize;
+                // The shape slot (src/types/json.rs, RecordShape): JS's business.
+                if crate::types::json::has_shape_slot(count) {
+                    self.next();
+                }
                 let mut members = Vec::with_capacity(count);
                 for _ in 0..count {
                     let k = self.key();

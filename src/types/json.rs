@@ -40,7 +40,7 @@
 //! ~30% of its decode in keyed stores and dictionary inserts).
 
 use super::integer::MAX_SAFE;
-use super::keys::{array_index, key_text, FxHasher, KeyOrder, KeySet};
+use super::keys::{array_index, key_text, same_key, FxHasher, KeyOrder, KeySet};
 use super::{Decoding, Encoding, Entry, Node};
 use crate::codec::text::write_string;
 use crate::codec::varint::{unzigzag64, zigzag64};
@@ -77,7 +77,19 @@ pub struct KeyIds<'a> {
     /// last: an object puts them back as it ends, so that a key its parent had before it
     /// is still marked as the parent's (fuzz finding: `{"a":{"a":0},"a":1}` was accepted).
     undo: Vec<(u32, u64)>,
+    /// The key that came after each kept key (by id + 1; 0: a record's first key) in the
+    /// last record that had it: records mostly repeat their keys in the same order, and
+    /// a key found by comparing it with the one predicted needs no hashing nor probing
+    /// (`record_key`). `NO_KEY` where none is known.
+    next: Vec<u32>,
+    /// The last shape found or defined (`shape`): its key ids, id and end.
+    last_shape: Vec<u32>,
+    last: (u32, usize),
 }
+
+/// `KeyIds::next` where no key is predicted; as a previous key (`record_key`'s `prev`), a
+/// record's start (its `wrapping_add(1)` is slot 0).
+pub const NO_KEY: u32 = u32::MAX;
 
 struct Kept {
     id: u32,
@@ -86,6 +98,15 @@ struct Kept {
 }
 
 impl KeyIds<'_> {
+    /// Predicts key `id` after the key of `next` slot `after` (`record_key`).
+    #[inline]
+    fn predict(&mut self, after: usize, id: u32) {
+        if after >= self.next.len() {
+            self.next.resize(after + 1, NO_KEY);
+        }
+        self.next[after] = id;
+    }
+
     /// Marks kept key `id` as a key of object `serial`; false if it already is one.
     #[inline]
     fn mark(&mut self, id: u32, serial: u64) -> bool {
@@ -117,9 +138,24 @@ impl KeyIds<'_> {
     /// message; else `NO_SHAPE`.
     fn shape(&mut self, start: usize, shapeless: bool, from: usize, to: usize) -> f64 {
         let ids = &self.ids[start..];
+        // The last shape first: a run of objects or records of one shape is found
+        // without hashing their ids.
+        let known = if shapeless {
+            None
+        } else if ids == self.last_shape.as_slice() {
+            Some(self.last)
+        } else {
+            let found = self.shapes.get(ids).copied();
+            if let Some(found) = found {
+                self.last_shape.clear();
+                self.last_shape.extend_from_slice(ids);
+                self.last = found;
+            }
+            found
+        };
         let slot = if shapeless {
             NO_SHAPE
-        } else if let Some(&(shape, end)) = self.shapes.get(ids) {
+        } else if let Some((shape, end)) = known {
             if end <= from {
                 shape as f64
             } else {
@@ -129,6 +165,9 @@ impl KeyIds<'_> {
             let shape = self.shapes.len() as u32;
             let hash = shape_hash(ids.iter().map(|&id| self.names[id as usize]));
             self.shapes.insert(ids.to_vec(), (shape, to));
+            self.last_shape.clear();
+            self.last_shape.extend_from_slice(ids);
+            self.last = (shape, to);
             DEFINES_SHAPE - (shape as f64 + MAX_SHAPES as f64 * hash as f64)
         } else {
             NO_SHAPE
@@ -141,8 +180,13 @@ impl KeyIds<'_> {
 /// A record's key (`engine::decode_entries`), as a json object's key is on the tape: its
 /// id in the message's key table (shared with its json values), or a new key's or a key
 /// not kept's slot then its text slot. Returns its value if it is an array index; its
-/// order and repeats are the record's `KeySet`'s.
-pub fn record_key(d: &mut Decoding) -> Result<Option<u32>> {
+/// order and repeats are the record's `KeySet`'s. A record with a shape slot (`shape`)
+/// learns the key's id, or that it has no shape.
+pub fn record_key(
+    d: &mut Decoding,
+    shape: Option<&mut RecordShape>,
+    prev: &mut u32,
+) -> Result<Option<u32>> {
     let start = d.r.offset();
     let (bytes, at) = super::string::take(d)?;
     let key = d.r.since(start);
@@ -154,11 +198,29 @@ pub fn record_key(d: &mut Decoding) -> Result<Option<u32>> {
         let slot = d.text.push_str(bytes, at)?;
         d.out.push(OTHER_KEY);
         d.out.push(slot);
+        if let Some(shape) = shape {
+            shape.shapeless = true;
+        }
         return Ok(index);
     }
     let table = d.json_keys.get_or_insert_with(Default::default);
-    if let Some(kept) = table.keys.get(key) {
-        d.out.push(kept.id as f64);
+    // The key that followed the previous one last time, else the table's.
+    let after = prev.wrapping_add(1) as usize;
+    let guess = table.next.get(after).copied().unwrap_or(NO_KEY);
+    let id = if guess != NO_KEY && same_key(table.names[guess as usize], key) {
+        Some(guess)
+    } else {
+        table.keys.get(key).map(|kept| kept.id)
+    };
+    if let Some(id) = id {
+        d.out.push(id as f64);
+        if shape.is_some() {
+            table.ids.push(id);
+        }
+        if id != guess {
+            table.predict(after, id);
+        }
+        *prev = id;
         return Ok(None);
     }
     // Read (and so validated) first, as every string is, before it is kept.
@@ -172,11 +234,56 @@ pub fn record_key(d: &mut Decoding) -> Result<Option<u32>> {
         table.marks.push(0);
         table.keys.insert(key, Kept { id, index });
         d.out.push(NEW_KEY - id as f64);
+        if shape.is_some() {
+            table.ids.push(id);
+        }
+        table.predict(after, id);
+        *prev = id;
     } else {
         d.out.push(OTHER_KEY);
+        if let Some(shape) = shape {
+            shape.shapeless = true;
+        }
     }
     d.out.push(slot);
     Ok(None)
+}
+
+/// A record's shape slot, as a json object's (`KeyIds::shape`): a record of
+/// `MIN_SHAPE_KEYS` to `MAX_SHAPE_KEYS` entries has one after its count, set once its keys
+/// are read, so that JS builds a record of keys met before as one object literal
+/// (lib/types/record.js) instead of key by key. Shapes are shared with json objects.
+pub struct RecordShape {
+    at: usize,
+    ids_from: usize,
+    shapeless: bool,
+}
+
+impl RecordShape {
+    /// The slot of a record of `count` entries, whose count was just pushed; None if it
+    /// has none.
+    pub fn start(d: &mut Decoding, count: u32) -> Option<RecordShape> {
+        if !has_shape_slot(count as usize) {
+            return None;
+        }
+        let at = d.out.slots();
+        d.out.push(NO_SHAPE);
+        let ids_from = d.json_keys.as_ref().map_or(0, |table| table.ids.len());
+        Some(RecordShape {
+            at,
+            ids_from,
+            shapeless: false,
+        })
+    }
+
+    /// Sets the slot, once the record's entries are read.
+    pub fn end(self, d: &mut Decoding) {
+        // No table: every key was an array index, and the slot stays NO_SHAPE.
+        if let Some(table) = d.json_keys.as_mut() {
+            let slot = table.shape(self.ids_from, self.shapeless, self.at, d.out.slots());
+            d.out.set(self.at, slot);
+        }
+    }
 }
 
 /// A record's key on encode (`engine::encode_block`): a length in units, the string in the
