@@ -2,9 +2,10 @@
 // record: a plain object with any own enumerable string keys, every value of one type
 // (src/types/record.rs): a varint count, then each key (a string) and its value, in
 // Object.keys order. Decode builds an ordinary object with every key an own data
-// property, `__proto__` included, as JSON.parse does. Tape: one slot, the count; then per
-// entry the key (on encode its length, its text travels with the strings; on decode a key
-// slot of the message's key table, rt.keyTable) and the value's slots.
+// property, `__proto__` included, as JSON.parse does. Tape: one slot, the count (on decode
+// then a shape slot if it has 4 to 64 entries, below); then per entry the key (on encode
+// its length, its text travels with the strings; on decode a key slot of the message's
+// key table, rt.keyTable) and the value's slots.
 
 //
 // Constraints (docs/FORMAT.md, "record"): `maxEntries`, checked before any entry.
