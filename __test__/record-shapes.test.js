@@ -1,8 +1,9 @@
 'use strict';
 // Records decoded by shape (src/types/json.rs, RecordShape; lib/types/record.js): a record
 // of 4 to 64 entries whose keys an earlier record or json object of the message had, in
-// order, is built by one object literal; the native side finds its keys by predicting
-// each from the one before (KeyIds::next) and its shape from the last one. Every case is
+// order, is built by one object literal; the native side finds its keys, and json
+// objects' keys, by predicting each from the one before (KeyIds::next), and its shape from
+// the last one. Every case is
 // decoded by generated code, by the generic path (no generated code) and by the JS back
 // end (which reads the bytes itself), and must give the value back with its key order
 // and own properties; hostile bytes must be refused the same way by all three.
@@ -151,4 +152,23 @@ test('hostile records: a repeated key is refused wherever it stands, by every mo
       );
     }
   }
+});
+
+test('hostile json objects: a repeated key is refused where its key was predicted', () => {
+  const schema = t.array(t.json());
+  const value = [{ a: 1, b: 2, c: 3, d: 4 }, { a: 1, b: 2, c: 3, d: 4 }];
+  const hex = compile(schema).encode(value).toString('hex');
+  const second = 2 + 2 * compile(t.json()).encode(value[0]).length;
+  assert.equal(hex.slice(second, second + 4), 'e401');
+  for (const [from, to] of [['b', 'a'], ['c', 'a'], ['d', 'c'], ['c', 'b']]) {
+    const bad = hex.slice(0, second) + hex.slice(second).replace(`01${Buffer.from(from).toString('hex')}`, `01${Buffer.from(to).toString('hex')}`);
+    for (const options of MODES) {
+      assert.throws(
+        () => compile(schema, options).decode(Buffer.from(bad, 'hex')),
+        (e) => e instanceof ShornError && e.code === 'ERR_SHORN_MALFORMED',
+        `${from} -> ${to} ${JSON.stringify(options)}`,
+      );
+    }
+  }
+  roundTrip(schema, value, 'json objects');
 });

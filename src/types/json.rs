@@ -77,11 +77,14 @@ pub struct KeyIds<'a> {
     /// last: an object puts them back as it ends, so that a key its parent had before it
     /// is still marked as the parent's (fuzz finding: `{"a":{"a":0},"a":1}` was accepted).
     undo: Vec<(u32, u64)>,
-    /// The key that came after each kept key (by id + 1; 0: a record's first key) in the
-    /// last record that had it: records mostly repeat their keys in the same order, and
-    /// a key found by comparing it with the one predicted needs no hashing nor probing
-    /// (`record_key`). `NO_KEY` where none is known.
+    /// The key that came after each kept key (by id + 1; 0: a first key) in the last
+    /// record or json object that had it: they mostly repeat their keys in the same
+    /// order, and a key found by comparing it with the one predicted needs no hashing nor
+    /// probing (`record_key`, json objects in `value`). `NO_KEY` where none is known.
     next: Vec<u32>,
+    /// Each kept key's value if it is an array index, by id (as `Kept::index`), for a key
+    /// found by prediction.
+    indexes: Vec<Option<u32>>,
     /// The last shape found or defined (`shape`): its key ids, id and end.
     last_shape: Vec<u32>,
     last: (u32, usize),
@@ -230,6 +233,7 @@ pub fn record_key(
     if next < MAX_KEY_IDS && key.len() <= MAX_KEY_BYTES {
         let id = next as u32;
         table.names.push(key);
+        table.indexes.push(index);
         // No json object is open: a record's value is read after its key.
         table.marks.push(0);
         table.keys.insert(key, Kept { id, index });
@@ -631,12 +635,26 @@ fn tagged<'a>(
                 0
             };
             let undo_from = table.undo.len();
+            // The previous kept key of an object (the next one is predicted from it).
+            let mut prev = NO_KEY;
             for i in 0..count {
                 if object {
                     let start = d.r.offset();
                     let (bytes, at) = super::string::take(d)?;
                     let key = d.r.since(start);
-                    if let Some(&Kept { id, index }) = table.keys.get(key) {
+                    // The key that followed the previous one last time, else the table's.
+                    let after = prev.wrapping_add(1) as usize;
+                    let guess = table.next.get(after).copied().unwrap_or(NO_KEY);
+                    let found = if guess != NO_KEY && same_key(table.names[guess as usize], key) {
+                        Some((guess, table.indexes[guess as usize]))
+                    } else {
+                        table.keys.get(key).map(|kept| (kept.id, kept.index))
+                    };
+                    if let Some((id, index)) = found {
+                        if id != guess {
+                            table.predict(after, id);
+                        }
+                        prev = id;
                         // Its order as `KeySet::check` would, then its repeats, here.
                         keys.order(index, start)?;
                         if !table.mark(id, serial) {
@@ -656,9 +674,12 @@ fn tagged<'a>(
                             keys.order(index, start)?;
                             let id = next as u32;
                             table.names.push(key);
+                            table.indexes.push(index);
                             // A new key was in no open object: nothing to put back.
                             table.marks.push(serial);
                             table.keys.insert(key, Kept { id, index });
+                            table.predict(after, id);
+                            prev = id;
                             d.out.push(NEW_KEY - id as f64);
                             if shaped {
                                 table.ids.push(id);
