@@ -243,7 +243,7 @@ function run(rounds = 3, ms = 300, only = null) {
   if (peers.length > 0) {
     lines.push(
       '',
-      `Why ${peers.join(', ')} cannot come within ${CLIFF}x of their plain forms: they carry every key (\`t.json()\` its types too) on the wire, a few bytes a field against none, and decode builds their objects key by key where the plain form's object is one literal of known keys. Their floor is the codecs that carry the same, below.`,
+      `Why ${peers.join(', ')} cannot come within ${CLIFF}x of their plain forms: they carry every key (\`t.json()\` its types too) on the wire, a few bytes a field against none, and decode reads each key and finds it in the message's key table (a record or object of keys met before is then one literal, as the plain form's always is). Their floor is the codecs that carry the same, below.`,
     );
     lines.push(
       '',
