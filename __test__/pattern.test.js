@@ -218,6 +218,38 @@ describe('a pattern matches what V8 matches', () => {
   });
 });
 
+describe('a pattern of one set of code units, anchored, runs as a loop over the units', () => {
+  // `^set$`, `^set+$`, `^set{m,n}$`: lib/pattern.js, `Units` (the default path, not the
+  // automaton), against V8 on every kind of unit and at the length bounds.
+  const SETS = ['[a-z0-9]', '[a-z0-9_-]', '\\d', '\\D', '\\w', '\\W', '\\s', '\\S', '.', '[^]', '[^,]', '[\\u00a0-\\uffff]', '[\\ud800-\\udbff]', '[^a-z]', 'a', '\\u2028', '[]', '[é\\ude00]'];
+  const QUANTIFIERS = ['', '+', '*', '?', '+?', '{2}', '{0,3}', '{2,}', '{1,300}', '{0}'];
+  const longs = ['a'.repeat(299), 'a'.repeat(300), 'a'.repeat(301), '1'.repeat(300) + '\n'];
+
+  test('on generated strings', () => {
+    for (const set of SETS) {
+      for (const q of QUANTIFIERS) {
+        const source = `^${set}${q}$`;
+        const p = compilePattern(source);
+        assert.notEqual(p.units, null, source);
+        fc.assert(
+          fc.property(fc.array(strings, { minLength: 1, maxLength: 8 }), (samples) => {
+            for (const s of [...samples, ...longs]) assert.equal(p.test(s), new RegExp(source).test(s), `/${source}/.test(${JSON.stringify(s)})`);
+          }),
+          { numRuns: 60 },
+        );
+      }
+    }
+  });
+
+  test('and only such patterns', () => {
+    for (const source of ['[a-z]+', '^[a-z]+', '[a-z]+$', '^(?:a|b)+$', '^[a-z]+\\.$', '^a|b$', '^(?:a|bc)+$']) {
+      const p = compilePattern(source);
+      if (p.units !== null) assert.fail(`${source} took the loop`);
+      for (const s of ['', 'a', 'ab', 'a.', 'b', 'A']) assert.equal(p.test(s), new RegExp(source).test(s), `/${source}/.test(${JSON.stringify(s)})`);
+    }
+  });
+});
+
 describe('V8 runs a pattern only where its backtracking is provably linear', () => {
   test('no loop but over one set, at most one along a path, anchored if it has one, and few paths', () => {
     for (const [source, byV8] of [
