@@ -57,6 +57,8 @@ const CONSTRUCTS = {
         ]),
       ),
     value: () => records((k) => ({ kind: k % 2 ? 'a' : 'b', ...base(k) })),
+    why:
+      "encode reads the tag, switches on it, and then checks the variant's object and its tag again as a literal field (a getter may give another value the second time), where the plain form reads kind once as an enum; on the wire the two are the same bytes. Generated code switches on the tag's literals (up to 16 variants), not through a Map: 1.47x -> 1.25-1.31x on 2026-12-04.",
   },
   optional: {
     what: 'name: t.optional(t.string()), always present, against t.string()',
@@ -88,6 +90,8 @@ const CONSTRUCTS = {
     with: (t) => t.array(t.object({ id: t.uint32(), counts: t.map(t.string(), t.uint32()) })),
     plainValue: () => records((k) => ({ id: k, counts: { views: k * 3, likes: k, shares: k % 7, saves: k % 11 } })),
     withValue: () => records((k) => ({ id: k, counts: new Map([['views', k * 3], ['likes', k], ['shares', k % 7], ['saves', k % 11]]) })),
+    why:
+      "a Map is a hash table: decode inserts each entry (a hash of its key), and reads each key from the message as a string of its own, where a record's keys come from the message's key table and a record of keys met before is one object literal; encode walks the Map through its iterator, entry by entry, where a record's keys are one Object.keys. The bytes are the same.",
   },
   tuple: {
     what: 'at: t.tuple([t.float64(), t.float64()]) against t.array(t.float64())',
@@ -138,6 +142,8 @@ const CONSTRUCTS = {
         }),
       ),
     value: () => records(base),
+    why:
+      "every constrained value is checked: on encode JS checks the ranges and lengths (in code points) as it writes the tape; on decode the native side checks them as it reads, a checked value taking the general path rather than the loop over an object of plain leaves; and JS tests each string's pattern both ways (a loop over its units for a pattern of one character set, as here). The plain form does none of it. personValidated in the fixtures sets such checks against zod's parse before or after each peer.",
   },
   enum: {
     what: "status: t.enum(['new', 'open', 'closed']) against t.string()",
