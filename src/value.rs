@@ -640,12 +640,17 @@ impl<'a> Unmarshal<'a> {
     }
 
     /// A record's or a json object's key: a key id, or a key not kept (-1) or a new key
-    /// (-2 - id) then its text slot (src/types/json.rs). A message's first new key has id
-    /// 0, where the table starts again.
+    /// (-2 - id) then its text slot, or a record's array index `n` as -2^32 - n
+    /// (src/types/json.rs). A message's first new key has id 0, where the table starts
+    /// again.
     fn key(&mut self) -> String {
         let id = self.next();
         if id >= 0.0 {
             return self.keys[id as usize].clone();
+        }
+        // A record's key that is an array index, as its number.
+        if id <= -4294967296.0 {
+            return (-4294967296.0 - id).to_string();
         }
         let k = self.string();
         if id != -1.0 {

@@ -5,7 +5,7 @@
 // property, `__proto__` included, as JSON.parse does. Tape: one slot, the count (on decode
 // then a shape slot if it has 4 to 64 entries, below); then per entry the key (on encode
 // its length, its text travels with the strings; on decode a key slot of the message's
-// key table, rt.keyTable) and the value's slots.
+// key table, rt.keyTable, or an array index's, INDEX_KEY) and the value's slots.
 
 //
 // Constraints (docs/FORMAT.md, "record"): `maxEntries`, checked before any entry.
@@ -34,6 +34,9 @@ const entries = (n) => `object (${n} ${n === 1 ? 'entry' : 'entries'})`;
 // by builders, in one process). Builders are kept for the process by the hash of their
 // keys (at most MAX_BUILDERS, so messages of ever new keys cost bounded compiling), and
 // only where code is generated.
+// A key that is an array index comes as the one slot INDEX_KEY - index, no text
+// (src/types/json.rs): stored by its number, it makes no string to parse back and hash.
+const INDEX_KEY = -4294967296;
 const MIN_SHAPE = 4;
 const MAX_SHAPE = 64;
 const MAX_SHAPES = 256;
@@ -220,6 +223,7 @@ module.exports = [
         `let ${key}, ${own};`,
         `if (${V} === null) {`,
         `if (${id} >= 0) { ${key} = ${K}.names[${id}]; ${own} = ${K}.own[${id}]; }`,
+        `else if (${id} <= ${INDEX_KEY}) { ${key} = ${INDEX_KEY} - ${id}; ${own} = ${key} in rt.ObjectPrototype; }`,
         `else { ${key} = ${g.text()}; ${own} = ${key} in rt.ObjectPrototype; if (${id} !== -1) rt.keepKey(${K}, ${id}, ${key}, ${own}); }`,
         `if (${ids} !== null) ${ids}.push(${id} >= 0 ? ${id} : -2 - ${id});`,
         '}',
@@ -277,6 +281,9 @@ module.exports = [
         if (id >= 0) {
           key = K.names[id];
           own = K.own[id];
+        } else if (id <= INDEX_KEY) {
+          key = INDEX_KEY - id;
+          own = key in rt.ObjectPrototype;
         } else {
           key = c.text();
           own = key in rt.ObjectPrototype;

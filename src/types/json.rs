@@ -182,7 +182,7 @@ impl KeyIds<'_> {
 
 /// A record's key (`engine::decode_entries`), as a json object's key is on the tape: its
 /// id in the message's key table (shared with its json values), or a new key's or a key
-/// not kept's slot then its text slot. Returns its value if it is an array index; its
+/// not kept's slot then its text slot; or an array index, as its number (`INDEX_KEY`). Returns its value if it is an array index; its
 /// order and repeats are the record's `KeySet`'s. A record with a shape slot (`shape`)
 /// learns the key's id, or that it has no shape.
 pub fn record_key(
@@ -194,13 +194,12 @@ pub fn record_key(
     let (bytes, at) = super::string::take(d)?;
     let key = d.r.since(start);
     let index = array_index(bytes);
-    if index.is_some() {
+    if let Some(n) = index {
         // A key that is an array index ("138586341") is most often an id, met once: it is
         // not looked up nor kept (citm_catalog's records, keyed by id, decoded ~5% slower
-        // when every key was), and JS stores it as an element, with no string to intern.
-        let slot = d.text.push_str(bytes, at)?;
-        d.out.push(OTHER_KEY);
-        d.out.push(slot);
+        // when every key was), and goes to JS as its number (`INDEX_KEY`), which JS
+        // stores as an element with no string to make, parse back or hash.
+        d.out.push(INDEX_KEY - n as f64);
         if let Some(shape) = shape {
             shape.shapeless = true;
         }
@@ -318,6 +317,9 @@ const MAX_KEY_BYTES: usize = 64;
 /// A message's table starts empty, so its first kept key is `NEW_KEY - 0`: JS starts its
 /// own table again there, and needs no other sign of where a message begins.
 const OTHER_KEY: f64 = -1.0;
+/// A record's key that is array index `n` is the one slot `INDEX_KEY - n`, no text (below
+/// every other key slot: new keys' ids are below `MAX_KEY_IDS`).
+const INDEX_KEY: f64 = -4294967296.0;
 const NEW_KEY: f64 = -2.0;
 
 const MAX_SHAPES: usize = 256;
