@@ -987,6 +987,47 @@ function keyTable(m) {
   return m.keys$ ?? (m.keys$ = { names: [], own: [], shapes: [], hashes: [], builders: [], records: [] });
 }
 
+// Shape ids are below this (src/types/json.rs, MAX_SHAPES).
+const MAX_SHAPES = 256;
+// Builders kept per kind (json objects', records'), so that messages of ever new key sets
+// (hostile or not) cost bounded compiling; past it, objects are built by keyed stores.
+const MAX_BUILDERS = 512;
+
+// Keeps key ids `ids` of the object that defined shape slot `slot` (-2 - (shape +
+// MAX_SHAPES * hash), src/types/json.rs, `KeyIds::shape`) in key table `K`.
+function defineShape(K, slot, ids) {
+  const d = -2 - slot;
+  const shape = d % MAX_SHAPES;
+  K.shapes[shape] = ids;
+  K.hashes[shape] = (d - shape) / MAX_SHAPES;
+}
+
+// The builder of shape `shape` of key table `K` from `cache` (a Map kept by the type, of
+// the hashes of builders' keys to their keys and builders), made by `make(members)` from
+// its keys as object-literal keys if new; or null: no room, or another builder has its
+// keys' hash. V8 makes a literal's objects with their final hidden class at once, where
+// keyed stores move each to a new one per key (and past ~16 to dictionary mode).
+function shapeBuilder(cache, K, shape, make) {
+  const ids = K.shapes[shape];
+  const found = cache.get(K.hashes[shape]);
+  if (found !== undefined) return sameKeys(found.names, ids, K.names) ? found.b : null;
+  if (cache.size >= MAX_BUILDERS) return null;
+  // Copies, so that a builder kept for the process holds no string of a message (a
+  // decoded key may be a slice of its message's text).
+  const names = JSON.parse(JSON.stringify(ids.map((id) => K.names[id])));
+  // `__proto__` is a computed key, which defines an own property as JSON.parse does (a
+  // literal's own keys never reach a setter on Object.prototype).
+  const b = make(names.map((k) => (k === '__proto__' ? '["__proto__"]' : JSON.stringify(k))));
+  cache.set(K.hashes[shape], { names, b });
+  return b;
+}
+
+function sameKeys(names, ids, known) {
+  if (names.length !== ids.length) return false;
+  for (let k = 0; k < ids.length; k++) if (names[k] !== known[ids[k]]) return false;
+  return true;
+}
+
 // Keeps `key` (`own` as above), whose key slot was `slot` (-2 - id), in key table `K`.
 function keepKey(K, slot, key, own) {
   const id = -2 - slot;
@@ -1019,6 +1060,8 @@ module.exports = {
   tapeWriter,
   keyTable,
   keepKey,
+  defineShape,
+  shapeBuilder,
   NewArray,
   frameDecoders,
   tooDeep,

@@ -442,50 +442,20 @@ function bytes(x) {
 
 // Builders of objects by their keys, shared by every json value of codecs that generate
 // code (not with `codegen: false`): an object literal of those keys, whose values are
-// taken in order. V8 makes a literal's objects with their final hidden class at once; an
-// object built by more than ~16 keyed stores goes to dictionary mode instead, slow to
-// build and to read. Each is found by the hash of its keys the native side sends with
-// the first object of a shape, then its keys are compared. At most MAX_BUILDERS are
-// made, so messages of ever new key sets (hostile or not) cost bounded compiling; past
-// it, or for keys whose hash an earlier builder has, objects are built by keyed stores.
+// taken in order (rt.shapeBuilder). Each is found by the hash of its keys the native side
+// sends with the first object of a shape, then its keys are compared.
 const BUILDERS = new Map();
-const MAX_BUILDERS = 512;
 // Objects of this many members have a shape slot (src/types/json.rs, MIN_SHAPE_KEYS and
 // MAX_SHAPE_KEYS): fewer are built as fast by keyed stores, more make long builders.
 const MIN_SHAPE_KEYS = 4;
 const MAX_SHAPE_KEYS = 64;
-// Shape ids of a json value are below this (src/types/json.rs, MAX_SHAPES).
-const MAX_SHAPES = 256;
 
-// The builder of shape `shape` of a json value, or null.
+// The builder of shape `shape` of a json value, or null. Each member's key id slot is
+// skipped.
 function builder(keys, shape) {
-  const ids = keys.shapes[shape];
-  const hash = keys.hashes[shape];
-  const found = BUILDERS.get(hash);
-  let b = null;
-  if (found === undefined) {
-    if (BUILDERS.size < MAX_BUILDERS) {
-      // Copies, so that a builder kept for the process holds no string of a message (a
-      // decoded key may be a slice of its message's text).
-      const names = JSON.parse(JSON.stringify(ids.map((id) => keys.names[id])));
-      // Each member's key id slot is skipped; `__proto__` is a computed key, which
-      // defines an own property as JSON.parse does (a literal's own keys never reach a
-      // setter on Object.prototype).
-      const members = names.map((k) => `${k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)}: (c.i++, take(c, keys))`);
-      b = new Function('c', 'keys', 'take', `return {\n  ${members.join(',\n  ')}\n};`);
-      BUILDERS.set(hash, { names, b });
-    }
-  } else if (sameKeys(found.names, ids, keys.names)) {
-    b = found.b;
-  }
+  const b = rt.shapeBuilder(BUILDERS, keys, shape, (members) => new Function('c', 'keys', 'take', `return {\n  ${members.map((k) => `${k}: (c.i++, take(c, keys))`).join(',\n  ')}\n};`));
   keys.builders[shape] = b;
   return b;
-}
-
-function sameKeys(names, ids, known) {
-  if (names.length !== ids.length) return false;
-  for (let k = 0; k < ids.length; k++) if (names[k] !== known[ids[k]]) return false;
-  return true;
 }
 
 function take(c, keys) {
@@ -590,12 +560,9 @@ function shaped(c, keys, n, shape) {
     // The shape's id and the hash of its keys (src/types/json.rs, `KeyIds::shape`).
     // Kept once the object is read: its first key may be the message's first (id 0),
     // which starts the table again.
-    const d = -2 - shape;
-    const id = d % MAX_SHAPES;
     const ids = [];
     const o = members(c, keys, n, ids);
-    keys.shapes[id] = ids;
-    keys.hashes[id] = (d - id) / MAX_SHAPES;
+    rt.defineShape(keys, shape, ids);
     return o;
   }
   const b = keys.builders[shape] ?? builder(keys, shape);

@@ -28,57 +28,24 @@ const entries = (n) => `object (${n} ${n === 1 ? 'entry' : 'entries'})`;
 // (src/types/json.rs, RecordShape; shapes are shared with json values): -1, none; a
 // record whose keys define shape s for the message, -2 - (s + MAX_SHAPES * hash); or s,
 // a shape met before, whose keys it has, in order. A record of a known shape is built by
-// the shape's builder, an object literal of its keys taking the values from an array:
-// built key by key, every store is a megamorphic keyed store that moves the object to a
-// new hidden class (~16 ns a key; 200 records of 5 keys: 15.8 us by keyed stores, 3.7
-// by builders, in one process). Builders are kept for the process by the hash of their
-// keys (at most MAX_BUILDERS, so messages of ever new keys cost bounded compiling), and
-// only where code is generated.
+// the shape's builder, an object literal of its keys taking the values from an array
+// (rt.shapeBuilder): built key by key, every store is a megamorphic keyed store that
+// moves the object to a new hidden class (~16 ns a key; 200 records of 5 keys: 15.8 us
+// by keyed stores, 3.7 by builders, in one process). Builders are kept for the process
+// by the hash of their keys, and only where code is generated.
+const MIN_SHAPE = 4;
+const MAX_SHAPE = 64;
+const BUILDERS = new Map();
 // A key that is an array index comes as the one slot INDEX_KEY - index, no text
 // (src/types/json.rs): stored by its number, it makes no string to parse back and hash.
 const INDEX_KEY = -4294967296;
-const MIN_SHAPE = 4;
-const MAX_SHAPE = 64;
-const MAX_SHAPES = 256;
-const BUILDERS = new Map();
-const MAX_BUILDERS = 512;
 
-// The builder of shape `shape` of key table `K` (or null: no room, or another builder
-// has its keys' hash), kept in K for the rest of the message.
+// The builder of shape `shape` of key table `K`, or null, kept in K for the rest of the
+// message.
 function builder(K, shape) {
-  const ids = K.shapes[shape];
-  const hash = K.hashes[shape];
-  const found = BUILDERS.get(hash);
-  let b = null;
-  if (found === undefined) {
-    if (BUILDERS.size < MAX_BUILDERS) {
-      // Copies, so that a builder kept for the process holds no string of a message.
-      const names = JSON.parse(JSON.stringify(ids.map((id) => K.names[id])));
-      // `__proto__` is a computed key, which defines an own property (a literal's keys
-      // never reach a setter on Object.prototype, as defineOwn).
-      const members = names.map((k, j) => `${k === '__proto__' ? '["__proto__"]' : JSON.stringify(k)}: V[${j}]`);
-      b = new Function('V', `return {\n  ${members.join(',\n  ')}\n};`);
-      BUILDERS.set(hash, { names, b });
-    }
-  } else if (sameKeys(found.names, ids, K.names)) {
-    b = found.b;
-  }
+  const b = rt.shapeBuilder(BUILDERS, K, shape, (members) => new Function('V', `return {\n  ${members.map((k, j) => `${k}: V[${j}]`).join(',\n  ')}\n};`));
   K.records[shape] = b;
   return b;
-}
-
-function sameKeys(names, ids, known) {
-  if (names.length !== ids.length) return false;
-  for (let k = 0; k < ids.length; k++) if (names[k] !== known[ids[k]]) return false;
-  return true;
-}
-
-// Keeps the key ids `ids` of a record that defined shape slot `slot` (-2 - ...) in `K`.
-function defineShape(K, slot, ids) {
-  const d = -2 - slot;
-  const shape = d % MAX_SHAPES;
-  K.shapes[shape] = ids;
-  K.hashes[shape] = (d - shape) / MAX_SHAPES;
 }
 
 module.exports = [
@@ -235,7 +202,7 @@ module.exports = [
         `if (${V} !== null) ${V}[${k}] = ${v}; else if (${own}) rt.defineOwn(${o}, ${key}, ${v}); else ${o}[${key}] = ${v};`,
         '}',
         `const ${r} = ${V} !== null ? ${B}(${V}) : ${o};`,
-        `if (${ids} !== null) ${g.constant(defineShape)}(${K}, ${s}, ${ids});`,
+        `if (${ids} !== null) rt.defineShape(${K}, ${s}, ${ids});`,
       );
       return r;
     },
@@ -294,7 +261,7 @@ module.exports = [
         if (own) rt.defineOwn(o, key, v);
         else o[key] = v;
       }
-      if (ids !== null) defineShape(K, slot, ids);
+      if (ids !== null) rt.defineShape(K, slot, ids);
       return o;
     },
     // `shorn inspect` (lib/inspect.js): a count (an entry takes its key's length byte
