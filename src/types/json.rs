@@ -100,14 +100,58 @@ struct Kept {
     index: Option<u32>,
 }
 
-impl KeyIds<'_> {
-    /// Predicts key `id` after the key of `next` slot `after` (`record_key`).
-    #[inline]
-    fn predict(&mut self, after: usize, id: u32) {
+impl<'a> KeyIds<'a> {
+    /// Predicts key `id` after `prev` (`NO_KEY`: an object's or record's first key), and
+    /// makes it `prev`.
+    #[inline(always)]
+    fn predict(&mut self, prev: &mut u32, id: u32) {
+        let after = prev.wrapping_add(1) as usize;
         if after >= self.next.len() {
             self.next.resize(after + 1, NO_KEY);
         }
         self.next[after] = id;
+        *prev = id;
+    }
+
+    /// Kept key `key` (its bytes on the wire) if it is one, with its array index: first
+    /// the key that followed `prev` last time, else the table's. It becomes `prev`.
+    #[inline(always)]
+    fn find(&mut self, key: &[u8], prev: &mut u32) -> Option<(u32, Option<u32>)> {
+        let guess = self
+            .next
+            .get(prev.wrapping_add(1) as usize)
+            .copied()
+            .unwrap_or(NO_KEY);
+        if guess != NO_KEY && same_key(self.names[guess as usize], key) {
+            *prev = guess;
+            return Some((guess, self.indexes[guess as usize]));
+        }
+        let (id, index) = self.keys.get(key).map(|kept| (kept.id, kept.index))?;
+        self.predict(prev, id);
+        Some((id, index))
+    }
+
+    /// Keeps new key `key` (array index `index`), marked as a key of object `mark`, while
+    /// there is room: its id, which becomes `prev`; else None.
+    #[inline(always)]
+    fn keep(
+        &mut self,
+        key: &'a [u8],
+        index: Option<u32>,
+        mark: u64,
+        prev: &mut u32,
+    ) -> Option<u32> {
+        let next = self.keys.len();
+        if next >= MAX_KEY_IDS || key.len() > MAX_KEY_BYTES {
+            return None;
+        }
+        let id = next as u32;
+        self.names.push(key);
+        self.indexes.push(index);
+        self.marks.push(mark);
+        self.keys.insert(key, Kept { id, index });
+        self.predict(prev, id);
+        Some(id)
     }
 
     /// Marks kept key `id` as a key of object `serial`; false if it already is one.
@@ -206,42 +250,22 @@ pub fn record_key(
         return Ok(index);
     }
     let table = d.json_keys.get_or_insert_with(Default::default);
-    // The key that followed the previous one last time, else the table's.
-    let after = prev.wrapping_add(1) as usize;
-    let guess = table.next.get(after).copied().unwrap_or(NO_KEY);
-    let id = if guess != NO_KEY && same_key(table.names[guess as usize], key) {
-        Some(guess)
-    } else {
-        table.keys.get(key).map(|kept| kept.id)
-    };
-    if let Some(id) = id {
+    if let Some((id, _)) = table.find(key, prev) {
         d.out.push(id as f64);
         if shape.is_some() {
             table.ids.push(id);
         }
-        if id != guess {
-            table.predict(after, id);
-        }
-        *prev = id;
         return Ok(None);
     }
     // Read (and so validated) first, as every string is, before it is kept.
     let slot = d.text.push_str(bytes, at)?;
     let table = d.json_keys.get_or_insert_with(Default::default);
-    let next = table.keys.len();
-    if next < MAX_KEY_IDS && key.len() <= MAX_KEY_BYTES {
-        let id = next as u32;
-        table.names.push(key);
-        table.indexes.push(index);
-        // No json object is open: a record's value is read after its key.
-        table.marks.push(0);
-        table.keys.insert(key, Kept { id, index });
+    // No json object is open: a record's value is read after its key.
+    if let Some(id) = table.keep(key, index, 0, prev) {
         d.out.push(NEW_KEY - id as f64);
         if shape.is_some() {
             table.ids.push(id);
         }
-        table.predict(after, id);
-        *prev = id;
     } else {
         d.out.push(OTHER_KEY);
         if let Some(shape) = shape {
@@ -644,19 +668,7 @@ fn tagged<'a>(
                     let start = d.r.offset();
                     let (bytes, at) = super::string::take(d)?;
                     let key = d.r.since(start);
-                    // The key that followed the previous one last time, else the table's.
-                    let after = prev.wrapping_add(1) as usize;
-                    let guess = table.next.get(after).copied().unwrap_or(NO_KEY);
-                    let found = if guess != NO_KEY && same_key(table.names[guess as usize], key) {
-                        Some((guess, table.indexes[guess as usize]))
-                    } else {
-                        table.keys.get(key).map(|kept| (kept.id, kept.index))
-                    };
-                    if let Some((id, index)) = found {
-                        if id != guess {
-                            table.predict(after, id);
-                        }
-                        prev = id;
+                    if let Some((id, index)) = table.find(key, &mut prev) {
                         // Its order as `KeySet::check` would, then its repeats, here.
                         keys.order(index, start)?;
                         if !table.mark(id, serial) {
@@ -670,27 +682,17 @@ fn tagged<'a>(
                         // Read (and so validated) first, as every string is, before its
                         // order and repeats are checked.
                         let slot = d.text.push_str(bytes, at)?;
-                        let next = table.keys.len();
-                        if next < MAX_KEY_IDS && key.len() <= MAX_KEY_BYTES {
-                            let index = array_index(bytes);
-                            keys.order(index, start)?;
-                            let id = next as u32;
-                            table.names.push(key);
-                            table.indexes.push(index);
-                            // A new key was in no open object: nothing to put back.
-                            table.marks.push(serial);
-                            table.keys.insert(key, Kept { id, index });
-                            table.predict(after, id);
-                            prev = id;
+                        let index = array_index(bytes);
+                        keys.order(index, start)?;
+                        // A new key was in no open object: nothing to put back.
+                        if let Some(id) = table.keep(key, index, serial, &mut prev) {
                             d.out.push(NEW_KEY - id as f64);
                             if shaped {
                                 table.ids.push(id);
                             }
                         } else {
-                            // Ordered with the others; its repeats found among the other
-                            // keys not kept (a kept key is never one of them).
-                            let index = array_index(bytes);
-                            keys.order(index, start)?;
+                            // Its repeats found among the other keys not kept (a kept
+                            // key is never one of them).
                             if index.is_none() {
                                 others
                                     .get_or_insert_with(|| KeySet::new(Keys::Record))
