@@ -649,8 +649,8 @@ impl<'a> Unmarshal<'a> {
             return self.keys[id as usize].clone();
         }
         // A record's key that is an array index, as its number.
-        if id <= -4294967296.0 {
-            return (-4294967296.0 - id).to_string();
+        if id <= crate::types::json::INDEX_KEY {
+            return (crate::types::json::INDEX_KEY - id).to_string();
         }
         let k = self.string();
         if id != -1.0 {

@@ -343,7 +343,7 @@ const MAX_KEY_BYTES: usize = 64;
 const OTHER_KEY: f64 = -1.0;
 /// A record's key that is array index `n` is the one slot `INDEX_KEY - n`, no text (below
 /// every other key slot: new keys' ids are below `MAX_KEY_IDS`).
-const INDEX_KEY: f64 = -4294967296.0;
+pub const INDEX_KEY: f64 = -4294967296.0;
 const NEW_KEY: f64 = -2.0;
 
 const MAX_SHAPES: usize = 256;
