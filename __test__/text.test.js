@@ -275,6 +275,82 @@ describe('text of a large message to encode, in chunks', () => {
     }
   });
 
+  // A long string whose chars all fit a byte goes to the native side in a list of its
+  // own, read one byte a char (lib/runtime.js, longText; src/codec/tape.rs, LATIN1_SLOT).
+  // The bytes must be the JS back end's (which writes every string itself), wherever such
+  // strings stand: schema strings, json values and keys, record keys and values, map keys,
+  // between the text's chunks, with chunks handed over or kept.
+  describe('long one-byte strings, in a list of their own', () => {
+    const { LONG_STRING, PUSH_SLOTS, state } = require('../lib/runtime');
+    const all = Array.from({ length: 256 }, (_, k) => String.fromCharCode(k)).join('');
+    // One-byte strings: every char from U+0000 to U+00FF; ASCII; Latin-1 text. A
+    // two-byte string of such chars (a slice of a wide one: V8 keeps its two bytes a
+    // char). Wide ones: a wide char first, last, or alone among Latin-1 chars.
+    const latin1 = [all, 'x'.repeat(LONG_STRING), `${'é'.repeat(LONG_STRING)}ÿ`, ('数' + 'àbc'.repeat(LONG_STRING)).slice(1)];
+    const wide = [`数${'é'.repeat(LONG_STRING)}`, `${'a'.repeat(LONG_STRING)}🚀`, `${'ÿ'.repeat(300)}\u0100${'ÿ'.repeat(300)}`];
+    const schema = t.object({
+      s: t.string(),
+      list: t.array(t.string()),
+      doc: t.json(),
+      byName: t.record(t.string()),
+      byKey: t.map(t.string(), t.uint8()),
+      maybe: t.optional(t.union([t.uint8(), t.string()])),
+    });
+    const js = shorn.compile(schema, { backend: 'js' });
+    const value = (lead, k) => {
+      const strings = [...latin1, ...wide];
+      const at = (j) => strings[(j + k) % strings.length];
+      return {
+        s: at(0),
+        list: [...lead, at(1), 'short', at(2), at(3), '', at(4), at(5), at(6)],
+        doc: { [at(1)]: [at(2), 1, { [at(3)]: at(4), k: at(5) }], [at(6)]: null, list: strings },
+        byName: { [at(2)]: at(3), short: at(4), [at(5)]: 'v' },
+        byKey: new Map([[at(3), 1], [at(6), 2]]),
+        maybe: at(0),
+      };
+    };
+    const leads = [[], ['s', ''], Array.from({ length: PUSH_SLOTS + 10 }, (_, k) => `w${k}`), ['c'.repeat(40000)]];
+
+    test('write the bytes the JS back end writes, and decode to the value', () => {
+      for (const mode of MODES) {
+        const codec = compileMode(schema, mode);
+        for (const lead of leads) {
+          for (let k = 0; k < 7; k++) {
+            const v = value(lead, k);
+            const bytes = codec.encode(v);
+            assert.deepEqual(bytes, js.encode(v), `${mode.name}, lead ${lead.length}, ${k}`);
+            assert.deepEqual(codec.decode(bytes), v);
+            assert.equal(state.latin1, null);
+          }
+        }
+      }
+    });
+
+    test('an encode that throws after some leaves none to the next one; one from a getter keeps its own', () => {
+      for (const mode of MODES) {
+        const codec = compileMode(schema, mode);
+        const v = value(leads[2], 1);
+        assert.throws(() => codec.encode({ ...v, maybe: null }), { code: 'ERR_SHORN_INVALID', path: '$.maybe' });
+        assert.throws(() => codec.encode({ ...v, list: [latin1[0], `${latin1[1]}\ud800`] }), (e) => e.code === 'ERR_SHORN_INVALID' && e.path === '$.list[1]');
+        assert.equal(state.latin1, null);
+        assert.deepEqual(codec.encode(value([], 2)), js.encode(value([], 2)));
+        const inner = value(leads[1], 3);
+        let nested = null;
+        const outer = { ...v };
+        Object.defineProperty(outer, 'maybe', {
+          enumerable: true,
+          get() {
+            nested = codec.encode(inner);
+            return v.maybe;
+          },
+        });
+        assert.deepEqual(codec.encode(outer), js.encode(v));
+        assert.deepEqual(nested, js.encode(inner));
+        assert.equal(state.latin1, null);
+      }
+    });
+  });
+
   test('chunks made by the generic marshaller, handed a json value by generated code, keep their place', () => {
     const [gen, gener] = MODES.map((mode) => compileMode(t.object({ a: t.string(), doc: t.json(), z: t.array(t.string()) }), mode));
     const doc = { list: Array.from({ length: 400 }, (_, k) => `${WORDS[k % WORDS.length]}-${k}`.repeat(20)), n: 1 };

@@ -203,13 +203,15 @@ class Generator {
       this.enc.push(`s${this.stringArg++} = ${x};`, `T[i++] = ${x}.length;`);
       return;
     }
-    // A long string is a chunk of its own (lib/runtime.js, LONG_STRING).
+    // A long string is a chunk of its own, or in the Latin-1 list (lib/runtime.js,
+    // LONG_STRING and longText).
     const n = this.fresh('n');
     this.enc.push(
       `const ${n} = ${x}.length;`,
       `T[i++] = ${n};`,
       `if (${n} < ${rt.LONG_STRING}) { S += ${x}; if (S.length > ${rt.TEXT_CHUNK}) { rt.cutText(S, i); S = ''; } }`,
-      `else { rt.longText(S, ${x}); S = ''; }`,
+      `else if (rt.longText(S, ${x}) === 0) S = '';`,
+      `else T[i - 1] = ${n} + ${rt.LATIN1_SLOT};`,
     );
   }
 
@@ -850,7 +852,7 @@ function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS
     if (layout.blobs) decls.push(`let ${args.slice(layout.strings).join(', ')};`);
   } else {
     decls.push("let S = '';");
-    args.push('st.chunks.length === 0 && st.textBase < 0 ? S : rt.chunkedText(S)');
+    args.push('st.chunks.length === 0 && st.textBase < 0 && st.latin1 === null ? S : rt.chunkedText(S)');
     // No byte-array fields, no array to allocate per call.
     if (layout.blobs) {
       decls.push('const B = [];');
@@ -918,7 +920,7 @@ function marshal(v) {
   } finally {
     st.busy = false;
     ${depth ? 'G.testDepth = depth;' : ''}
-    ${layout.positional ? '' : 'if (st.chunks.length !== 0 || st.textBase >= 0) rt.endText();'}
+    ${layout.positional ? '' : 'if (st.chunks.length !== 0 || st.textBase >= 0 || st.latin1 !== null) rt.endText();'}
     if (T.length > ${rt.KEEP_TAPE_SLOTS} && i * 4 < T.length) rt.shrink();
   }
 }

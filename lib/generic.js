@@ -393,9 +393,13 @@ class Encoder {
     if (this.issues !== null && !x.isWellFormed()) this.lateIssue(loneSurrogate(this.path(), x));
     if (this.strings !== null) this.strings.push(x);
     else if (x.length >= rt.LONG_STRING && !this.scratch) {
-      // A long string is a chunk of its own, as lib/runtime.js says at LONG_STRING.
-      rt.longText(this.S, x);
-      this.S = '';
+      // A long string is a chunk of its own, or in the Latin-1 list, as lib/runtime.js
+      // says at LONG_STRING and longText.
+      if (rt.longText(this.S, x) === 0) this.S = '';
+      else {
+        this.write(x.length + rt.LATIN1_SLOT);
+        return;
+      }
     } else {
       this.S += x;
       // In chunks, as lib/runtime.js says at TEXT_CHUNK; a scratch encode's text is
@@ -547,7 +551,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
       c.put(descriptor, v);
       if (st.out.byteLength === 0) rt.checkBuffers();
       if (!layout.positional) {
-        const text = st.chunks.length === 0 && st.textBase < 0 ? c.S : rt.chunkedText(c.S);
+        const text = st.chunks.length === 0 && st.textBase < 0 && st.latin1 === null ? c.S : rt.chunkedText(c.S);
         return layout.blobs ? nat.encode(text, c.B) : nat.encode(text);
       }
       // Positional calls take every string and byte-array argument the schema has. An
@@ -561,7 +565,7 @@ function build(descriptor, info, nat, maxDepth, overrides = null) {
     } finally {
       st.busy = false;
       m.testDepth = depth;
-      if (st.chunks.length !== 0 || st.textBase >= 0) rt.endText();
+      if (st.chunks.length !== 0 || st.textBase >= 0 || st.latin1 !== null) rt.endText();
       if (c.T.length > rt.KEEP_TAPE_SLOTS && c.i * 4 < c.T.length) rt.shrink();
     }
   }

@@ -106,9 +106,26 @@ function cutText(S, i) {
   state.cut = true;
 }
 
-// A long string `x` (LONG_STRING) as a chunk of its own, after `S`, the text since the
-// last cut.
+// A long string whose chars all fit a byte (V8 keeps most such strings one byte a char)
+// goes to the native side in a list of its own, which it reads one byte a char
+// (src/codec/tape.rs, LATIN1_SLOT): in the text, V8 widened it to two bytes, a copy, and
+// the native side read it two bytes a char to transcode it. gsoc-2018 encode:
+// docs/DESIGN.md, "Long one-byte strings on encode". The test is V8's own RegExp exec,
+// captured at load (no patched `exec` runs): on a one-byte string it fails at once
+// (~27 ns whatever its length), on a two-byte one it stops at the first wide char.
+const regexpExec = RegExp.prototype.exec;
+const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+const LATIN1_SLOT = 2 ** 32;
+
+// A long string `x` (LONG_STRING): in the Latin-1 list, returning LATIN1_SLOT (to add to
+// its slot), `S` left as it is; or as a chunk of its own after `S`, the text since the
+// last cut, returning 0 (`S` is taken).
 function longText(S, x) {
+  if (regexpExec.call(NOT_LATIN1, x) === null) {
+    if (state.latin1 === null) state.latin1 = [x];
+    else state.latin1.push(x);
+    return LATIN1_SLOT;
+  }
   if (state.textBase >= 0) {
     if (S !== '') native.pushText(S);
     native.pushText(x);
@@ -116,6 +133,7 @@ function longText(S, x) {
     if (S !== '') state.chunks.push(S);
     state.chunks.push(x);
   }
+  return 0;
 }
 
 // Hands the chunks kept so far (long strings' only), then `S`, to the native side, and
@@ -129,14 +147,18 @@ function handOver(S) {
   native.pushText(S);
 }
 
-// The text argument of an encode whose text was cut: `[base, S]` when its chunks went to
-// the native side (`base`: where they start in its pending text), else every chunk, then
-// `S` (src/binding/mod.rs, read_args).
+// The text argument of an encode whose text was cut or has long one-byte strings:
+// `[base, S]` when its chunks went to the native side (`base`: where they start in its
+// pending text), else every chunk, then `S`; either followed by the list of long one-byte
+// strings if there are any (src/binding/mod.rs, read_text).
 function chunkedText(S) {
   state.cut = false;
-  if (state.textBase >= 0) return [state.textBase, S];
+  const latin1 = state.latin1;
+  state.latin1 = null;
+  if (state.textBase >= 0) return latin1 === null ? [state.textBase, S] : [state.textBase, S, latin1];
   const chunks = state.chunks;
   chunks.push(S);
+  if (latin1 !== null) chunks.push(latin1);
   state.chunks = [];
   return chunks;
 }
@@ -144,6 +166,7 @@ function chunkedText(S) {
 // After an encode whose text was cut, whether it was sent or threw: forgets its chunks.
 function endText() {
   state.chunks = [];
+  state.latin1 = null;
   state.cut = false;
   const base = state.textBase;
   if (base >= 0) {
@@ -242,6 +265,9 @@ const state = {
   // `textBase` of its pending text (else -1). Empty and -1 for every other message.
   chunks: [],
   textBase: -1,
+  // The long one-byte strings of the message being marshalled, in order (`longText`), or
+  // null for none.
+  latin1: null,
   // Whether the text has been cut past TEXT_CHUNK (`cutText`) in this encode.
   cut: false,
   // True after a native decode of GROWN_INPUT bytes or more, or of a batch of frames,
@@ -312,10 +338,12 @@ function checkBuffers() {
 function reenter(fn, arg) {
   const saved = state.tape;
   const chunks = state.chunks;
+  const latin1 = state.latin1;
   const textBase = state.textBase;
   const cut = state.cut;
   setTape(newTape(256));
   state.chunks = [];
+  state.latin1 = null;
   state.textBase = -1;
   state.cut = false;
   state.busy = false;
@@ -324,6 +352,7 @@ function reenter(fn, arg) {
   } finally {
     setTape(saved);
     state.chunks = chunks;
+    state.latin1 = latin1;
     state.textBase = textBase;
     state.cut = cut;
     state.busy = true;
@@ -1077,6 +1106,7 @@ module.exports = {
   KEEP_TAPE_SLOTS,
   TEXT_CHUNK,
   LONG_STRING,
+  LATIN1_SLOT,
   PUSH_SLOTS,
   cutText,
   longText,

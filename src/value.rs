@@ -2,7 +2,7 @@
 //! Rust what the JS layer does in Node. It lets `cargo test` check golden vectors and
 //! criterion time whole messages without Node.
 
-use crate::codec::{self, Blob, Elem, EncodeInput, Text, TextBuffer, Writer};
+use crate::codec::{self, Blob, Elem, EncodeInput, Text, TextBuffer, Writer, LATIN1_SLOT};
 use crate::engine;
 use crate::json::Json;
 use crate::schema::Schema;
@@ -167,11 +167,17 @@ pub fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Strings of this many chars or more are chunks of their own in JS, and those whose chars
+/// all fit a byte go in the Latin-1 text (lib/runtime.js, LONG_STRING).
+const LONG_STRING: usize = 256;
+
 /// A marshalled message: what the JS side passes to the native encoder.
 #[derive(Debug, Default, Clone)]
 pub struct Marshalled {
     pub tape: Vec<f64>,
     pub text: Vec<u16>,
+    /// Long strings of one-byte chars, as JS sends them (`LATIN1_SLOT`).
+    pub latin1: Vec<u8>,
     pub blobs: Vec<(Elem, Vec<u8>)>,
 }
 
@@ -185,12 +191,22 @@ impl Marshalled {
         let input = EncodeInput {
             tape: &self.tape,
             text: &self.text,
+            latin1: &self.latin1,
             blobs: &blobs,
         };
         engine::encode(&schema.program, &input, w)
     }
 
     fn string(&mut self, s: &str) {
+        // A long string whose chars all fit a byte goes in the Latin-1 text, as JS sends
+        // it (lib/runtime.js, `longText`).
+        if s.chars().count() >= LONG_STRING && s.chars().all(|c| c <= '\u{ff}') {
+            let before = self.latin1.len();
+            self.latin1.extend(s.chars().map(|c| c as u8));
+            self.tape
+                .push(LATIN1_SLOT + (self.latin1.len() - before) as f64);
+            return;
+        }
         let before = self.text.len();
         self.text.extend(s.encode_utf16());
         self.tape.push((self.text.len() - before) as f64);

@@ -139,3 +139,48 @@ fn rejects_fail_with_their_code_offset_and_path() {
         assert_eq!(err.path(), text(case, "path"), "{name}: {err}");
     }
 }
+
+/// Long strings whose chars all fit a byte reach the core in the Latin-1 text, as JS sends
+/// them (`LATIN1_SLOT`); their bytes are those of any other string: the chars' UTF-8.
+#[test]
+fn long_one_byte_strings_encode_from_the_latin1_text_as_utf8() {
+    use shorn::value::marshal;
+    let schema = Schema::from_json(
+        &Json::parse(r#"{"type":"array","items":{"type":"json"}}"#).unwrap(),
+        Limits::default(),
+    )
+    .unwrap();
+    let all: String = (0u32..256).map(|c| char::from_u32(c).unwrap()).collect();
+    let strings = [
+        all.repeat(2),
+        "é".repeat(300),
+        "x".repeat(256),
+        format!("数{}", "é".repeat(300)),
+        "short é".to_string(),
+    ];
+    let value = Value::Array(strings.iter().map(|s| Value::String(s.clone())).collect());
+    let m = marshal(&schema, &value).unwrap();
+    assert_eq!(
+        m.latin1.len(),
+        512 + 300 + 256,
+        "three long one-byte strings"
+    );
+    let mut expected = vec![strings.len() as u8];
+    for s in &strings {
+        if s.len() < 64 {
+            expected.push(0x80 | s.len() as u8);
+        } else {
+            expected.push(0x05);
+            let mut n = s.len();
+            while n > 127 {
+                expected.push((n & 127) as u8 | 128);
+                n >>= 7;
+            }
+            expected.push(n as u8);
+        }
+        expected.extend_from_slice(s.as_bytes());
+    }
+    let bytes = encode_value(&schema, &value).unwrap();
+    assert_eq!(to_hex(&bytes), to_hex(&expected));
+    assert!(decode_value(&schema, &bytes).unwrap().same(&value));
+}

@@ -185,16 +185,20 @@ J.write = write;
 J.changed = changed;
 
 // A string left in the text (TEXT_MIN and longer), as Encoder.string sends it; where it
-// goes among the bytes, and its length (a key's negated, -1 - length).
+// goes among the bytes, and its slot: its length, or LATIN1_SLOT more for a long one in
+// the Latin-1 list (a key's negated, -1 - slot).
 function text(x, tagged) {
   const n = x.length;
   J.texts[J.nt++] = J.o - J.base;
-  J.texts[J.nt++] = tagged ? n : -1 - n;
   if (n >= rt.LONG_STRING && !J.scratch) {
-    rt.longText(J.S, x);
-    J.S = '';
+    // A chunk of its own, or in the Latin-1 list (its slot LATIN1_SLOT more).
+    let slot = n;
+    if (rt.longText(J.S, x) === 0) J.S = '';
+    else slot += rt.LATIN1_SLOT;
+    J.texts[J.nt++] = tagged ? slot : -1 - slot;
     J.cut = true;
   } else {
+    J.texts[J.nt++] = tagged ? n : -1 - n;
     J.S += x;
     if (J.S.length > rt.TEXT_CHUNK) {
       if (!J.scratch) {

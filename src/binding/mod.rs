@@ -134,6 +134,8 @@ struct Inner {
     input: Registered<u8>,
     writer: Writer,
     units: Vec<u16>,
+    /// An encode's long one-byte strings (`LATIN1_SLOT`).
+    latin1: Vec<u8>,
     /// The text of large messages being marshalled, pushed in chunks as they are cut
     /// (`pushText`, lib/runtime.js TEXT_CHUNK), before their encode call takes them.
     pending: Vec<u16>,
@@ -403,6 +405,7 @@ unsafe fn init_call(env: napi_env, info: sys::napi_callback_info) -> NResult<nap
             input: Registered::EMPTY,
             writer: Writer::new(),
             units: Vec::new(),
+            latin1: Vec::new(),
             pending: Vec::new(),
             text: TextBuffer::new(),
             heap: None,
@@ -540,7 +543,10 @@ unsafe extern "C" fn scratch_bytes(env: napi_env, info: sys::napi_callback_info)
     unsafe {
         state_call(env, info, |inner, _| {
             let units = inner.units.capacity() + inner.pending.capacity();
-            let bytes = inner.text.capacity() + inner.writer.capacity() + 2 * units;
+            let bytes = inner.text.capacity()
+                + inner.writer.capacity()
+                + inner.latin1.capacity()
+                + 2 * units;
             nodeapi::double(env, bytes as f64)
         })
     }
@@ -753,6 +759,7 @@ unsafe fn read_args<'a>(
     argv: &[napi_value],
     units: &mut Vec<u16>,
     pending: &mut Vec<u16>,
+    latin1: &mut Vec<u8>,
     blobs: &mut Vec<Blob<'a>>,
 ) -> NResult<()> {
     const BAD: Fail = Fail::Invalid("encode: arguments do not match the schema");
@@ -781,7 +788,7 @@ unsafe fn read_args<'a>(
                 let Some(&text) = argv.first() else {
                     return Err(BAD);
                 };
-                if !read_text(env, text, units, pending)? {
+                if !read_text(env, text, units, pending, latin1)? {
                     return Err(BAD);
                 }
                 // The array of byte arrays is passed only by schemas that have them.
@@ -806,7 +813,9 @@ unsafe fn read_args<'a>(
 /// Appends an encode's text argument to `units`: a string; for a large message an array
 /// of chunks, each read as a string is; or `[base, last]`, when the earlier chunks went
 /// to the native side as they were cut: the pending text from `base` on, taken here
-/// (lib/runtime.js, cutText). False if `text` is none of these.
+/// (lib/runtime.js, cutText). Either array may end with an array of the encode's long
+/// one-byte strings, appended to `latin1` (`LATIN1_SLOT`, lib/runtime.js longText). False
+/// if `text` is none of these.
 ///
 /// # Safety
 /// `env` must be live and `text` a value of it.
@@ -816,15 +825,27 @@ unsafe fn read_text(
     text: napi_value,
     units: &mut Vec<u16>,
     pending: &mut Vec<u16>,
+    latin1: &mut Vec<u8>,
 ) -> NResult<bool> {
     // SAFETY: per this function's contract; every value read is `text` or its element.
     unsafe {
         if nodeapi::append_units(env, text, units) {
             return Ok(true);
         }
-        let Some(count) = nodeapi::array_length(env, text) else {
+        let Some(mut count) = nodeapi::array_length(env, text) else {
             return Ok(false);
         };
+        if count >= 2 {
+            let last = nodeapi::element(env, text, count - 1)?;
+            if let Some(strings) = nodeapi::array_length(env, last) {
+                for i in 0..strings {
+                    if !nodeapi::append_latin1(env, nodeapi::element(env, last, i)?, latin1) {
+                        return Ok(false);
+                    }
+                }
+                count -= 1;
+            }
+        }
         if count == 0 {
             return Ok(false);
         }
@@ -862,16 +883,23 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
     let mut guard = enter(&bound.shared)?;
     let inner = &mut *guard;
     inner.units.clear();
+    inner.latin1.clear();
     let mut blobs: Vec<Blob> = Vec::new();
     // SAFETY: `env` is live and `argv` its values; the blobs live only for this call.
-    let Inner { units, pending, .. } = inner;
-    unsafe { read_args(env, bound.args, argv, units, pending, &mut blobs) }?;
+    let Inner {
+        units,
+        pending,
+        latin1,
+        ..
+    } = inner;
+    unsafe { read_args(env, bound.args, argv, units, pending, latin1, &mut blobs) }?;
     // SAFETY: the tape is kept alive by its reference and JS checks it is not detached
     // before each call (lib/runtime.js); no JS runs until we return.
     let tape = unsafe { inner.tape.slice_mut() };
     let input = EncodeInput {
         tape,
         text: &inner.units,
+        latin1: &inner.latin1,
         blobs: &blobs,
     };
     inner.writer.clear();
@@ -909,6 +937,9 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
     }
     if idle(inner.units.capacity(), inner.units.len()) {
         inner.units = Vec::new();
+    }
+    if idle(inner.latin1.capacity(), inner.latin1.len()) {
+        inner.latin1 = Vec::new();
     }
     // The pending text of large messages, by the same rule, when no outer encode (a getter's
     // caller) still has chunks in it.

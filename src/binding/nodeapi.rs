@@ -521,6 +521,38 @@ pub unsafe fn append_units(env: napi_env, value: napi_value, units: &mut Vec<u16
     true
 }
 
+/// Appends JS string `value`, whose chars must all be below U+0100 (JS checked: a char
+/// above would be cut to its low byte), one byte a char, to `bytes`; false if it is not
+/// a string. A one-byte string is copied as it is, with no widening to UTF-16.
+///
+/// # Safety
+/// `env` must be live and `value` a value of it.
+pub unsafe fn append_latin1(env: napi_env, value: napi_value, bytes: &mut Vec<u8>) -> bool {
+    // SAFETY: per this function's contract.
+    let Some(full) = (unsafe { string_length(env, value) }) else {
+        return false;
+    };
+    bytes.reserve(full + 1);
+    let len = bytes.len();
+    let mut copied = 0;
+    // SAFETY: `full + 1` bytes of room after `len`, as N-API writes the string and a NUL.
+    let status = unsafe {
+        sys::napi_get_value_string_latin1(
+            env,
+            value,
+            bytes.as_mut_ptr().add(len).cast(),
+            full + 1,
+            &mut copied,
+        )
+    };
+    if status != Status::napi_ok {
+        return false;
+    }
+    // SAFETY: N-API initialised `copied` (at most `full`) bytes after `len`.
+    unsafe { bytes.set_len(len + copied) };
+    true
+}
+
 /// The length in UTF-16 units of JS string `value`, or None if it is not a string.
 ///
 /// # Safety

@@ -44,7 +44,23 @@ pub struct Blob<'a> {
 pub struct EncodeInput<'a> {
     pub tape: &'a [f64],
     pub text: &'a [u16],
+    /// Long strings whose chars all fit a byte, one byte a char, in the order their slots
+    /// come (`LATIN1_SLOT`).
+    pub latin1: &'a [u8],
     pub blobs: &'a [Blob<'a>],
+}
+
+/// A string's tape slot is its length in UTF-16 units, its units next in the text; or
+/// this plus its length, its chars next in the Latin-1 text, one byte each. JS sends a
+/// long string whose chars all fit a byte so (lib/runtime.js, `longText`): read as UTF-16
+/// it was widened by V8, a copy, then read two bytes a char.
+pub const LATIN1_SLOT: f64 = 4_294_967_296.0;
+
+/// A string's chars, as `TapeIn::text` finds them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chars<'a> {
+    Utf16(&'a [u16]),
+    Latin1(&'a [u8]),
 }
 
 /// A cursor over an `EncodeInput`. It never trusts the input for memory safety: running
@@ -53,6 +69,7 @@ pub struct TapeIn<'a> {
     input: &'a EncodeInput<'a>,
     slot: usize,
     unit: usize,
+    byte: usize,
     blob: usize,
 }
 
@@ -63,6 +80,7 @@ impl<'a> TapeIn<'a> {
             input,
             slot: 0,
             unit: 0,
+            byte: 0,
             blob: 0,
         }
     }
@@ -107,6 +125,25 @@ impl<'a> TapeIn<'a> {
             Some(units) => {
                 self.unit = end;
                 Ok(units)
+            }
+            None => Err(self.mismatch()),
+        }
+    }
+
+    /// The chars of a string whose slot (already taken) is `slot`: its length in units, or
+    /// `LATIN1_SLOT` plus its length in the Latin-1 text.
+    #[inline]
+    pub fn text(&mut self, slot: f64) -> Result<Chars<'a>> {
+        if slot < LATIN1_SLOT {
+            let len = self.as_count(slot, u32::MAX)?;
+            return self.units(len as usize).map(Chars::Utf16);
+        }
+        let len = self.as_count(slot - LATIN1_SLOT, u32::MAX)? as usize;
+        let end = self.byte.checked_add(len).ok_or_else(|| self.mismatch())?;
+        match self.input.latin1.get(self.byte..end) {
+            Some(bytes) => {
+                self.byte = end;
+                Ok(Chars::Latin1(bytes))
             }
             None => Err(self.mismatch()),
         }
@@ -266,6 +303,7 @@ mod tests {
         let input = EncodeInput {
             tape: &[1.0],
             text: &[0x61],
+            latin1: &[0xe9, 0x61],
             blobs: &[],
         };
         let mut t = TapeIn::new(&input);
@@ -274,5 +312,38 @@ mod tests {
         assert!(t.units(2).is_err());
         assert!(t.units(usize::MAX).is_err());
         assert!(t.blob(Elem::U8).is_err());
+    }
+
+    #[test]
+    fn a_slot_finds_a_string_in_the_text_or_in_the_latin1_text() {
+        let input = EncodeInput {
+            tape: &[],
+            text: &[0x61, 0x62],
+            latin1: &[0xe9, 0x61, 0x7a],
+            blobs: &[],
+        };
+        let mut t = TapeIn::new(&input);
+        assert_eq!(
+            t.text(LATIN1_SLOT + 2.0).unwrap(),
+            Chars::Latin1(&[0xe9, 0x61])
+        );
+        assert_eq!(t.text(1.0).unwrap(), Chars::Utf16(&[0x61]));
+        assert_eq!(t.text(LATIN1_SLOT + 1.0).unwrap(), Chars::Latin1(&[0x7a]));
+        assert_eq!(t.text(1.0).unwrap(), Chars::Utf16(&[0x62]));
+        // Past either text's end, or not a length: a mismatch, never a panic.
+        assert!(t.text(LATIN1_SLOT + 1.0).is_err());
+        assert!(t.text(1.0).is_err());
+        for bad in [
+            f64::NAN,
+            -1.0,
+            0.5,
+            LATIN1_SLOT + 0.5,
+            LATIN1_SLOT - 0.5,
+            2.0 * LATIN1_SLOT,
+            f64::INFINITY,
+        ] {
+            let mut t = TapeIn::new(&input);
+            assert!(t.text(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -18,8 +18,9 @@
 //! encoding), a non-finite number, a repeated key, or keys out of JS's order.
 //!
 //! Tape, both ways, a token per value: 0 null, 1 false, 2 true, 3 number (then the
-//! number), 4 string (then its length in UTF-16 units; the text follows in the message's
-//! text), 5 array (then the count, then the items), 6 object (then the count, then per
+//! number), 4 string (then its length in UTF-16 units, the text following in the message's
+//! text; on encode, a long one-byte string's is `LATIN1_SLOT` plus its length, in the
+//! Latin-1 text: `TapeIn::text`), 5 array (then the count, then the items), 6 object (then the count, then per
 //! member its key and its value); on decode also 8, an array of numbers only (then the
 //! count, then the numbers, no token each: canada's coordinates, mesh's vertices). On encode a key is its length in units; on decode it is
 //! a key id first (`KeyIds`): the id of a key met before in this message's json values,
@@ -42,7 +43,7 @@
 use super::integer::MAX_SAFE;
 use super::keys::{array_index, key_text, same_key, FxHasher, KeyOrder, KeySet};
 use super::{Decoding, Encoding, Entry, Node};
-use crate::codec::text::write_string;
+use crate::codec::text::write_chars;
 use crate::codec::varint::{unzigzag64, zigzag64};
 use crate::codec::{Error, Fault, LimitKind, Result, Segment};
 use crate::program::Keys;
@@ -319,11 +320,7 @@ impl RecordShape {
 pub fn record_key_encode(e: &mut Encoding) -> Result<()> {
     let slot = e.t.slot()?;
     if slot >= 0.0 {
-        let n = slot as u32;
-        if n as f64 != slot {
-            return Err(e.t.mismatch());
-        }
-        return string_of(e, n, false);
+        return string_of(e, slot, false);
     }
     let n = (-1.0 - slot) as u32;
     if n as f64 != -1.0 - slot {
@@ -458,8 +455,8 @@ pub fn encode(e: &mut Encoding) -> Result<()> {
 
 /// A value JS wrote in its bytes on the wire (lib/types/json.js, `write`): its byte
 /// count, the count of its strings left in the text, the bytes (`TapeIn::raw`), then per
-/// such string where it goes among the bytes (ascending) and its length in units (a
-/// value's; a key's is `-1 - units`).
+/// such string where it goes among the bytes (ascending) and its slot (a value's, as
+/// `TapeIn::text` reads it; a key's is `-1 - slot`).
 pub fn raw(e: &mut Encoding) -> Result<()> {
     let len = e.t.count(u32::MAX)? as usize;
     let strings = e.t.count(u32::MAX)?;
@@ -472,19 +469,11 @@ pub fn raw(e: &mut Encoding) -> Result<()> {
         }
         e.w.bytes(&bytes[at..to]);
         at = to;
-        let units = e.t.slot()?;
-        if units >= 0.0 {
-            let n = units as u32;
-            if n as f64 != units {
-                return Err(e.t.mismatch());
-            }
-            string_of(e, n, true)?;
+        let slot = e.t.slot()?;
+        if slot >= 0.0 {
+            string_of(e, slot, true)?;
         } else {
-            let n = (-1.0 - units) as u32;
-            if n as f64 != -1.0 - units {
-                return Err(e.t.mismatch());
-            }
-            string_of(e, n, false)?;
+            string_of(e, -1.0 - slot, false)?;
         }
     }
     e.w.bytes(&bytes[at..]);
@@ -493,21 +482,22 @@ pub fn raw(e: &mut Encoding) -> Result<()> {
 
 /// A string from the tape: a value (with its type byte) or a key (a plain string).
 fn string(e: &mut Encoding, value: bool) -> Result<()> {
-    let len = e.t.count(u32::MAX)?;
-    string_of(e, len, value)
+    let slot = e.t.slot()?;
+    string_of(e, slot, value)
 }
 
-/// `string` of a string of `len` units.
-fn string_of(e: &mut Encoding, len: u32, value: bool) -> Result<()> {
-    let units = e.t.units(len as usize)?;
+/// `string` of a string whose slot is `slot` (`TapeIn::text`: its length in units, or
+/// `LATIN1_SLOT` plus its length in the Latin-1 text).
+fn string_of(e: &mut Encoding, slot: f64, value: bool) -> Result<()> {
+    let chars = e.t.text(slot)?;
     if !value {
-        return write_string(e.w, units);
+        return write_chars(e.w, chars);
     }
     // Written as a plain string (varint length first), then given its type byte: a
     // length below 64 is one varint byte, which becomes the type byte itself.
     let start = e.w.len();
     e.w.u8(0x05);
-    write_string(e.w, units)?;
+    write_chars(e.w, chars)?;
     let written = e.w.as_mut_slice();
     if written[start + 1] < SHORT_STRING as u8 {
         written[start] = 0x80 | written[start + 1];

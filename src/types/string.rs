@@ -4,7 +4,7 @@
 //! `TextBuffer`, from which JS slices each string.
 
 use super::{length_range, schema_error, Decoding, Encoding, Entry, Node};
-use crate::codec::text::write_string;
+use crate::codec::text::write_chars;
 use crate::codec::varint::read_varint;
 use crate::codec::{LimitKind, Measure, Result, Violation};
 use crate::json::Json;
@@ -174,12 +174,14 @@ fn lengths(min: u32, max: u32, len: u32, text: &[u8]) -> Option<Violation> {
     None
 }
 
-/// Tape: one slot, the length in UTF-16 units; the units follow in the text.
+/// Tape: one slot, the length in UTF-16 units, the units next in the text; or, for a
+/// long string of one-byte chars, `LATIN1_SLOT` plus its length, its chars next in the
+/// Latin-1 text (`TapeIn::text`).
 #[inline(always)]
 pub fn encode(e: &mut Encoding) -> Result<()> {
-    let len = e.t.count(u32::MAX)?;
-    let units = e.t.units(len as usize)?;
-    write_string(e.w, units)
+    let slot = e.t.slot()?;
+    let chars = e.t.text(slot)?;
+    write_chars(e.w, chars)
 }
 
 /// Tape: one slot, the length in UTF-16 units of the text appended (negated when a large
