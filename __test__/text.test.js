@@ -657,6 +657,161 @@ describe('text of a large message to decode, in chunks', () => {
 
 // t.json() objects: decode makes each key string once per json value and refers to it by
 // id after that (src/types/json.rs, KeyIds); up to 256 keys of up to 64 bytes are kept.
+// In a large message, an item of an array of strings of 2 to 12 ASCII bytes met twice in a
+// decode call is kept: its later repeats take the string JS kept instead of a new slice
+// (src/codec/text.rs, KEPT_SLOT; lib/runtime.js). Values, errors and budgets must be what they are without it,
+// and what the JS back end (which keeps nothing) gives.
+describe('short strings that repeat in a large message, kept once per decode call', () => {
+  const { state } = require('../lib/runtime');
+  const WORDS12 = ['ios', 'eu', 'web', 'twelve bytes', 'thirteen byte', 'x', '', 'é!', 'ab'];
+  const schema = t.object({
+    kind: t.string(),
+    items: t.array(
+      t.object({
+        tag: t.string(),
+        tags: t.array(t.string()),
+        maybe: t.optional(t.string()),
+        either: t.union([t.uint8(), t.string()]),
+        note: t.string(),
+      }),
+    ),
+    byKey: t.map(t.string(), t.string()),
+    byName: t.record(t.string()),
+  });
+  const js = shorn.compile(schema, { backend: 'js' });
+  const value = (n, note) => {
+    const w = (k) => WORDS12[k % WORDS12.length];
+    return {
+      kind: 'ios',
+      items: Array.from({ length: n }, (_, k) => ({
+        tag: w(k),
+        tags: [w(k * 3), w(k + 1), `n${k % 50}`],
+        ...(k % 3 === 0 ? { maybe: w(k + 2) } : {}),
+        either: k % 2 ? k % 200 : w(k + 4),
+        note: note(k),
+      })),
+      byKey: new Map(Array.from({ length: Math.min(n, 40) }, (_, k) => [`k${k}`, w(k)])),
+      byName: Object.fromEntries(Array.from({ length: Math.min(n, 40) }, (_, k) => [`r${k}`, w(k + 5)])),
+    };
+  };
+  const cases = [
+    ['a small message', value(3, (k) => `s${k}`)],
+    ['a large one', value(600, (k) => `note ${k}`)],
+    // ~300K units of text: in chunks, the kept strings in several.
+    ['one in chunks', value(1000, (k) => 'y'.repeat(250) + k)],
+    ['one with wide strings', value(600, (k) => `数${k}`)],
+  ];
+
+  test('decode to the value in both marshallers, as the JS back end does', () => {
+    for (const mode of MODES) {
+      const codec = compileMode(schema, mode);
+      for (const [name, v] of cases) {
+        const bytes = codec.encode(v);
+        state.kept = null;
+        assert.deepEqual(codec.decode(bytes), v, `${mode.name}, ${name}`);
+        // Kept strings were used where the message is large.
+        assert.equal(state.kept !== null, mode.backend === undefined && bytes.length >= 4096, `${mode.name}, ${name}`);
+        assert.deepEqual(js.decode(bytes), v);
+      }
+    }
+  });
+
+  test('in batches of frames, and where a batch stops at its budget or at a bad frame', () => {
+    // A batch's text is always split, so its strings are kept whatever the frames' size;
+    // ~40 frames of ~2K units each make several batches (FRAMES_TEXT_UNITS).
+    const values = Array.from({ length: 40 }, (_, k) => value(30 + k, (j) => `f${j % 7}`));
+    const frames = js.encodeFrames(values);
+    const fault = (codec, bytes, options) => {
+      try {
+        codec.decodeFrames(bytes, options);
+        return null;
+      } catch (e) {
+        return { code: e.code, frame: e.frame, message: e.message };
+      }
+    };
+    const bad = Uint8Array.from(frames);
+    bad[Math.floor(bad.length * 0.6)] = 0xff;
+    const wantBudget = fault(js, frames, { maxDecodedBytes: 150_000 });
+    const wantBad = fault(js, bad);
+    assert.equal(wantBudget.code, 'ERR_SHORN_LIMIT');
+    assert.notEqual(wantBad, null);
+    for (const mode of MODES) {
+      const codec = compileMode(schema, mode);
+      assert.deepEqual(codec.encodeFrames(values), frames);
+      assert.deepEqual(codec.decodeFrames(frames), values, mode.name);
+      assert.deepEqual(fault(codec, frames, { maxDecodedBytes: 150_000 }), wantBudget, mode.name);
+      assert.deepEqual(fault(codec, bad), wantBad, mode.name);
+    }
+  });
+
+  test('a pattern broken by a repeated string is found at its own path', () => {
+    const words = t.array(t.string({ pattern: '^[a-z]+$' }));
+    const v = Array.from({ length: 2000 }, (_, k) => ['ios', 'eu', 'web'][k % 3]);
+    const bad = Uint8Array.from(compileMode(t.array(t.string()), MODES[0]).encode(v.map((x, k) => (k === 1500 ? 'ab1' : k === 1800 ? 'ab1' : x))));
+    const expected = shorn.compile(words, { backend: 'js' });
+    const want = (() => {
+      try {
+        expected.decode(bad);
+      } catch (e) {
+        return { code: e.code, path: e.path, offset: e.offset };
+      }
+    })();
+    assert.equal(want.path, '$[1500]');
+    for (const mode of MODES) {
+      const codec = compileMode(words, mode);
+      assert.deepEqual(codec.decode(compileMode(words, mode).encode(v)), v);
+      assert.throws(() => codec.decode(bad), (e) => e.code === want.code && e.path === want.path && e.offset === want.offset, mode.name);
+    }
+  });
+
+  test('maxDecodedBytes counts a repeat as the string it stands for, as the JS back end does', () => {
+    const v = value(600, (k) => `note ${k}`);
+    const bytes = compileMode(schema, MODES[0]).encode(v);
+    const about = (codec) => {
+      try {
+        codec.decode(bytes);
+        return 'ok';
+      } catch (e) {
+        return e.message;
+      }
+    };
+    const estimate = Number(/about (\d+) bytes/.exec(about(shorn.compile(schema, { backend: 'js', maxDecodedBytes: 1 })))[1]);
+    for (const limit of [1, estimate - 1, estimate, estimate + 1]) {
+      const want = about(shorn.compile(schema, { backend: 'js', maxDecodedBytes: limit }));
+      for (const mode of MODES) assert.equal(about(compileMode(schema, mode, { maxDecodedBytes: limit })), want, `${mode.name}, ${limit}`);
+    }
+  });
+
+  test('a decode from user code in the middle of another keeps each its own strings', () => {
+    for (const mode of MODES) {
+      const result = runIsolated(`
+        const schema = t.array(t.object({ tag: t.string(), tags: t.array(t.string()) }));
+        const codec = compile(schema, { codegen: ${mode.codegen} });
+        const words = ['ios', 'eu', 'web', 'pro', 'ab'];
+        const outer = Array.from({ length: 800 }, (_, k) => ({ tag: words[k % 5], tags: [words[(k + 1) % 5], 'x' + (k % 9)] }));
+        const inner = Array.from({ length: 800 }, (_, k) => ({ tag: 'in' + (k % 3), tags: ['zz', words[k % 2]] }));
+        const outerBytes = codec.encode(outer);
+        const innerBytes = codec.encode(inner);
+        // An accessor at index 1 of Object.prototype: storing the second item of an array
+        // calls it, in the middle of the decode (that item is lost to the setter).
+        let nested = null;
+        let calls = 0;
+        Object.defineProperty(Object.prototype, '1', { configurable: true, set() { if (calls++ === 0) nested = codec.decode(innerBytes); } });
+        let back;
+        try { back = codec.decode(outerBytes); } finally { delete Object.prototype[1]; }
+        const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+        return {
+          called: calls > 0,
+          nested: nested !== null && nested.every((o, k) => k === 1 || (o.tag === inner[k].tag && o.tags[0] === inner[k].tags[0])),
+          // Every item but those at index 1 of an array (the top array's, each tags array's).
+          items: back.every((o, k) => k === 1 || (o.tag === outer[k].tag && Object.hasOwn(o.tags, 0) && o.tags[0] === outer[k].tags[0])),
+        };
+      `);
+      assert.deepStrictEqual(result, { called: true, nested: true, items: true }, mode.name);
+    }
+  });
+});
+
 describe('json object keys, made once per value', () => {
   // JSON.stringify compares key order too, which deepStrictEqual does not.
   const same = (a, b) => {

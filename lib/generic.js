@@ -495,8 +495,19 @@ class Decoder {
       this.S = M[M[0]++];
       return this.S.slice(0, (this.p = -rt.CHUNK_SLOT - n));
     }
-    this.X = M[M[0]++];
-    return this.X.slice(0, (this.q = -2 * rt.CHUNK_SLOT - n));
+    if (n > -3 * rt.CHUNK_SLOT) {
+      this.X = M[M[0]++];
+      return this.X.slice(0, (this.q = -2 * rt.CHUNK_SLOT - n));
+    }
+    // A kept string (lib/runtime.js, KEPT_SLOT): a repeat, or the first.
+    const st = rt.state;
+    if (n > -4 * rt.KEPT_SLOT) return st.kept[-3 * rt.KEPT_SLOT - n];
+    const v = -4 * rt.KEPT_SLOT - n;
+    const s = this.S.slice(this.p, (this.p += v & 31));
+    // Id 0 starts the call's table (of no prototype, as lib/codegen.js's `text()`).
+    if (v < 32) st.kept = { __proto__: null, 0: s };
+    else st.kept[v >>> 5] = s;
+    return s;
   }
 
   read64(view) {

@@ -268,6 +268,8 @@ const state = {
   // The long one-byte strings of the message being marshalled, in order (`longText`), or
   // null for none.
   latin1: null,
+  // The strings the current decode call keeps (KEPT_SLOT).
+  kept: null,
   // Whether the text has been cut past TEXT_CHUNK (`cutText`) in this encode.
   cut: false,
   // True after a native decode of GROWN_INPUT bytes or more, or of a batch of frames,
@@ -339,6 +341,7 @@ function reenter(fn, arg) {
   const saved = state.tape;
   const chunks = state.chunks;
   const latin1 = state.latin1;
+  const kept = state.kept;
   const textBase = state.textBase;
   const cut = state.cut;
   setTape(newTape(256));
@@ -353,6 +356,7 @@ function reenter(fn, arg) {
     setTape(saved);
     state.chunks = chunks;
     state.latin1 = latin1;
+    state.kept = kept;
     state.textBase = textBase;
     state.cut = cut;
     state.busy = true;
@@ -871,6 +875,19 @@ function moreText() {
 // -(2 * CHUNK_SLOT + length).
 const CHUNK_SLOT = 4294967296;
 
+// Kept strings (src/codec/text.rs, KEPT_SLOT): in a split text, an item of an array of
+// strings of 2 to 12 ASCII bytes met twice before in the same decode call (as such an
+// item) has slot -(3 * KEPT_SLOT + id),
+// and is the string kept in `state.kept` under that id; the first of them has slot
+// -(4 * KEPT_SLOT + 32 * id + length), sliced as any string and kept there (below every
+// chunk switch's slot: `text()` tests for them last). The first kept string of a
+// call (id 0) starts a new table, an object of no prototype (an array's stores would run
+// an index setter on Object.prototype, and lose the string): one per call is young, as
+// the strings it holds are (stored into a long-lived array, each was promoted with it to
+// the old generation: gsoc-2018 decode 0.88x). A decode from user code meanwhile
+// (`reenter`) puts the outer call's table back when it ends.
+const KEPT_SLOT = 4294967296;
+
 // Whether a decode's text, which came in chunks (`M`, after S and X), is at least half
 // the message's bytes: then its decoded objects are built by constructors (lib/codegen.js,
 // `construct`).
@@ -1137,6 +1154,7 @@ module.exports = {
   wideText,
   moreText,
   CHUNK_SLOT,
+  KEPT_SLOT,
   denseText,
   protoClean,
   notBytes,

@@ -779,7 +779,8 @@ fn decode_leaf_items(
             Op::Uint32 => each(d, count, integer::decode_uint32),
             Op::Int32 => each(d, count, integer::decode_int32),
             Op::Int => each(d, count, integer::decode_int),
-            Op::String => each(d, count, string::decode),
+            // Strings that may be kept (`string::decode_item`).
+            Op::String => each(d, count, string::decode_item),
             op => each(d, count, |d| decode_leaf(d, op)),
         },
         _ => {

@@ -475,6 +475,8 @@ struct Texts {
     more: std::collections::VecDeque<(bool, Vec<u16>)>,
     /// Units read in all.
     read: usize,
+    /// Kept strings, by id (`KEPT_SLOT`).
+    kept: Vec<String>,
 }
 
 fn texts(text: &TextBuffer) -> Texts {
@@ -503,6 +505,7 @@ fn texts(text: &TextBuffer) -> Texts {
         wide_unit: 0,
         more: more.into(),
         read: 0,
+        kept: Vec::new(),
     }
 }
 
@@ -510,6 +513,21 @@ impl Texts {
     /// The string of tape slot `slot`. Unlike a JS slice, it panics where a slot reaches
     /// past its chunk, or a switch is to a chunk of the other text.
     fn string(&mut self, slot: f64) -> String {
+        // A kept string: the first (its id and length), or a repeat (its id), as JS reads
+        // them (lib/codegen.js, `text()`; codec::kept_slot, codec::keep_slot).
+        if slot <= -4.0 * codec::KEPT_SLOT {
+            let v = (-slot - 4.0 * codec::KEPT_SLOT) as usize;
+            let s = self.string((v % 32) as f64);
+            let id = v / 32;
+            if self.kept.len() <= id {
+                self.kept.resize(id + 1, String::new());
+            }
+            self.kept[id] = s.clone();
+            return s;
+        }
+        if slot <= -3.0 * codec::KEPT_SLOT {
+            return self.kept[(-slot - 3.0 * codec::KEPT_SLOT) as usize].clone();
+        }
         let (wide, len) = if slot >= 0.0 {
             (false, slot as usize)
         } else if slot > -codec::CHUNK_SLOT {

@@ -184,3 +184,54 @@ fn long_one_byte_strings_encode_from_the_latin1_text_as_utf8() {
     assert_eq!(to_hex(&bytes), to_hex(&expected));
     assert!(decode_value(&schema, &bytes).unwrap().same(&value));
 }
+
+/// A large message's short strings that repeat come as kept strings' slots (KEPT_SLOT),
+/// which the reader resolves as JS does: the value is the same, split or not.
+#[test]
+fn repeated_short_strings_decode_to_the_same_value_split_or_not() {
+    use shorn::value::decode_value_text;
+    let schema = Schema::from_json(
+        &Json::parse(
+            r#"{"type":"array","items":{"type":"object","fields":[
+                {"name":"kind","schema":{"type":"string"}},
+                {"name":"tags","schema":{"type":"array","items":{"type":"string"}}}]}}"#,
+        )
+        .unwrap(),
+        Limits::default(),
+    )
+    .unwrap();
+    let words = [
+        "ios",
+        "eu",
+        "é",
+        "",
+        "a",
+        "twelve bytes",
+        "thirteen byte",
+        "web",
+    ];
+    let item = |k: usize| {
+        Value::from_json(
+            &Json::parse(&format!(
+                r#"{{"kind":"{}","tags":["{}","{}","{}"]}}"#,
+                words[k % 8],
+                words[(k / 2) % 8],
+                words[(k * 7) % 8],
+                format_args!("n{}", k % 40)
+            ))
+            .unwrap(),
+        )
+        .unwrap()
+    };
+    let value = Value::Array((0..600).map(item).collect());
+    let bytes = encode_value(&schema, &value).unwrap();
+    assert!(bytes.len() >= 4096, "a large message: its text is split");
+    for split in [true, false] {
+        assert!(
+            decode_value_text(&schema, &bytes, split)
+                .unwrap()
+                .same(&value),
+            "split {split}"
+        );
+    }
+}

@@ -18,5 +18,5 @@ pub mod writer;
 pub use error::{Error, ErrorKind, Fault, LimitKind, Measure, Number, Result, Segment, Violation};
 pub use reader::Reader;
 pub use tape::{Blob, Chars, Elem, EncodeInput, TapeIn, TapeOut, LATIN1_SLOT};
-pub use text::{chunk_ranges, ChunkRanges, Cut, Text, TextBuffer, TextMark, CHUNK_SLOT};
+pub use text::{chunk_ranges, ChunkRanges, Cut, Text, TextBuffer, TextMark, CHUNK_SLOT, KEPT_SLOT};
 pub use writer::Writer;

@@ -255,6 +255,11 @@ pub struct TextBuffer {
     /// past it starts a new chunk (`usize::MAX` unsplit: never).
     latin1_full: usize,
     utf16_full: usize,
+    /// Short strings met before in this text (`push_value`).
+    kept: Kept,
+    /// Units of the strings given kept slots for repeats (they add no text, but their
+    /// strings count against the decode budget as if they did: `budget_since`).
+    repeated: usize,
 }
 
 /// The most units of a Latin-1 chunk (one byte each) and of a UTF-16 chunk (two each),
@@ -309,6 +314,163 @@ pub fn chunk_ranges(latin1_len: usize, utf16_len: usize, cuts: &[Cut]) -> ChunkR
     }
 }
 
+/// Kept-string slots of a split text (`TextBuffer::push_value`): an item of an array of
+/// strings of 2 to 12 ASCII bytes met twice before in the same decode call (as an item of
+/// such an array) has slot `kept_slot(id)`, and
+/// JS takes the string it kept under that id (lib/runtime.js, KEPT_SLOT) instead of
+/// slicing a new one; its second time has slot `keep_slot(id, length)`, its bytes in the
+/// Latin-1 text as any string's, and JS keeps the slice under `id`. Repeated short strings
+/// (tags, statuses, enum-like values of `t.string()`) then make one JS string per decode
+/// call instead of one per value: events100k's 300,000 tags were a quarter of its decode
+/// (docs/DESIGN.md, "Repeated short strings on decode"). A string met once costs a lookup
+/// here and nothing in JS. The slots are below the chunk switches' (`CHUNK_SLOT`), so JS
+/// tests for them last: a test before the common slice cost github_events decode 4%.
+pub const KEPT_SLOT: f64 = CHUNK_SLOT;
+
+/// The slot of a repeat of kept string `id`: `-(3 * KEPT_SLOT + id)`.
+#[inline]
+pub fn kept_slot(id: u32) -> f64 {
+    -(3.0 * KEPT_SLOT + id as f64)
+}
+
+/// The slot of a string of `len` bytes, kept from now on as `id`: `-(4 * KEPT_SLOT + 32 *
+/// id + len)`.
+#[inline]
+pub fn keep_slot(id: u32, len: usize) -> f64 {
+    -(4.0 * KEPT_SLOT + (32 * id as usize + len) as f64)
+}
+/// At most this many kept strings a decode call; later repeats are not kept.
+pub const MAX_KEPT: u32 = 255;
+const KEPT_MIN_BYTES: usize = 2;
+const KEPT_MAX_BYTES: usize = 12;
+/// Buckets of the table of strings met (a power of two), probed at most `KEPT_PROBES`
+/// deep: a string that finds no room is not entered, so colliding strings cost a few
+/// compares each, never a search of the table. 256 of 16 bytes (4 KiB): a decode's other
+/// memory evicts the table between calls, and the first look at each line misses; with
+/// 512 of 24 bytes the lookups of twitter's decode cost more than its repeats saved.
+const KEPT_BUCKETS: usize = 256;
+const KEPT_PROBES: usize = 4;
+/// Strings entered after which a call that found fewer repeats than `KEPT_TRIAL_REPEATS`
+/// looks nothing up for the rest of it (names and ids seldom repeat).
+const KEPT_TRIAL: u32 = 32;
+const KEPT_TRIAL_REPEATS: u32 = 8;
+/// The id of an entry met once, not kept.
+const MET_ONCE: u8 = u8::MAX;
+
+#[derive(Debug, Default, Clone, Copy)]
+struct KeptEntry {
+    /// The string's bytes, as `short_words` packs them.
+    lo: u64,
+    hi: u32,
+    /// The decode call it was met in (`Kept::generation`), its id (`MET_ONCE` if not
+    /// kept) and its length.
+    generation: u16,
+    id: u8,
+    len: u8,
+}
+
+/// The short strings met in the current decode call. An entry counts only if it is of this
+/// call's generation, and is kept only if its id is below `count` (a rollback lowers
+/// `count`: the entries it kept are met-once again), so nothing is cleared between calls.
+#[derive(Debug, Default)]
+struct Kept {
+    table: Vec<KeptEntry>,
+    generation: u16,
+    count: u32,
+    /// Entries made and repeats found in this call; whether to look strings up at all.
+    entered: u32,
+    repeats: u32,
+    on: bool,
+}
+
+/// What `Kept::find` found for a string.
+enum Found {
+    /// Kept under this id.
+    Kept(u32),
+    /// Met once before, in this bucket: keep it now, if there is room for an id.
+    Once(usize),
+    /// Not met: entered in its bucket, or no room.
+    New,
+}
+
+/// The bytes of a string of 2 to 12 bytes as two words that, with its length, tell it from
+/// every other: its first 8 and last 4 bytes, its first and last 4, or (2 or 3 bytes)
+/// every byte.
+#[inline(always)]
+fn short_words(b: &[u8]) -> (u64, u32) {
+    let n = b.len();
+    let last4 = u32::from_le_bytes([b[n - 4.min(n)], b[n - 3.min(n)], b[n - 2], b[n - 1]]);
+    if n > 8 {
+        let first: [u8; 8] = b[..8].try_into().unwrap_or_default();
+        (u64::from_le_bytes(first), last4)
+    } else if n >= 4 {
+        let first = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        (first as u64 | (last4 as u64) << 32, 0)
+    } else {
+        (
+            b[0] as u64 | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16,
+            0,
+        )
+    }
+}
+
+impl Kept {
+    fn start(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Entries of a generation 2^32 calls ago would count again: clear them.
+            self.table
+                .iter_mut()
+                .for_each(|e| *e = KeptEntry::default());
+            self.generation = 1;
+        }
+        self.count = 0;
+        self.entered = 0;
+        self.repeats = 0;
+        self.on = true;
+    }
+
+    /// Looks `bytes` up, entering it if it was not met and there is room.
+    #[inline]
+    fn find(&mut self, bytes: &[u8]) -> Found {
+        if self.table.is_empty() {
+            self.table = vec![KeptEntry::default(); KEPT_BUCKETS];
+        }
+        let (lo, hi) = short_words(bytes);
+        let n = bytes.len();
+        let hash =
+            (lo ^ (hi as u64).rotate_left(29) ^ n as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+        let first = (hash >> 56) as usize;
+        for probe in 0..KEPT_PROBES {
+            let bucket = (first + probe) & (KEPT_BUCKETS - 1);
+            let e = &mut self.table[bucket];
+            if e.generation != self.generation {
+                *e = KeptEntry {
+                    lo,
+                    hi,
+                    generation: self.generation,
+                    id: MET_ONCE,
+                    len: n as u8,
+                };
+                self.entered += 1;
+                if self.entered == KEPT_TRIAL && self.repeats < KEPT_TRIAL_REPEATS {
+                    self.on = false;
+                }
+                return Found::New;
+            }
+            if e.len as usize == n && e.lo == lo && e.hi == hi {
+                self.repeats += 1;
+                return if e.id != MET_ONCE && (e.id as u32) < self.count {
+                    Found::Kept(e.id as u32)
+                } else {
+                    Found::Once(bucket)
+                };
+            }
+        }
+        Found::New
+    }
+}
+
 /// A position in a `TextBuffer` (`mark`, `rollback`, `budget_since`).
 #[derive(Debug, Clone, Copy)]
 pub struct TextMark {
@@ -318,6 +480,8 @@ pub struct TextMark {
     cuts: usize,
     latin1_from: usize,
     utf16_from: usize,
+    kept: u32,
+    repeated: usize,
 }
 
 /// The text of a decoded message, borrowed from its `TextBuffer`: one string, or (a split
@@ -348,6 +512,8 @@ impl TextBuffer {
         self.split = split;
         self.cuts.clear();
         self.set_chunks(0, 0);
+        self.kept.start();
+        self.repeated = 0;
     }
 
     /// The current chunks start at `latin1_from` and `utf16_from`. (An unsplit text is
@@ -394,7 +560,8 @@ impl TextBuffer {
     #[inline]
     pub fn budget_since(&self, mark: &TextMark) -> usize {
         // Whole, one of the two holds the text; split, both do.
-        let appended = self.latin1.len() + self.utf16.len() - (mark.latin1 + mark.utf16);
+        let appended = self.latin1.len() + self.utf16.len() + self.repeated
+            - (mark.latin1 + mark.utf16 + mark.repeated);
         let wide = if self.split {
             self.utf16.len() > mark.utf16
         } else {
@@ -417,12 +584,16 @@ impl TextBuffer {
             cuts: self.cuts.len(),
             latin1_from: self.latin1_from,
             utf16_from: self.utf16_from,
+            kept: self.kept.count,
+            repeated: self.repeated,
         }
     }
 
     /// Drops what was appended after `mark`. An unsplit text widened since is narrowed
     /// back to Latin-1 (every unit before the mark then fits a byte).
     pub fn rollback(&mut self, mark: TextMark) {
+        self.kept.count = mark.kept;
+        self.repeated = mark.repeated;
         if self.wide && !mark.wide {
             self.latin1.clear();
             let units = &self.utf16[..mark.latin1.min(self.utf16.len())];
@@ -459,6 +630,51 @@ impl TextBuffer {
             Text::Utf16(&self.utf16)
         } else {
             Text::Split(&self.latin1, &self.utf16)
+        }
+    }
+
+    /// `push_str` of an item of an array of `t.string()` (`string::decode_item`): in a
+    /// split text, one of 2 to
+    /// 12 ASCII bytes met twice before in this decode call gets its kept slot, with no
+    /// text (`kept_slot`); its second time, it is appended and given the slot that keeps
+    /// it (`keep_slot`).
+    #[inline(always)]
+    pub fn push_value(&mut self, bytes: &[u8], offset: usize) -> Result<f64> {
+        if self.split && self.kept.on && (KEPT_MIN_BYTES..=KEPT_MAX_BYTES).contains(&bytes.len()) {
+            if let Some(slot) = self.keep(bytes) {
+                return Ok(slot);
+            }
+        }
+        self.push_str(bytes, offset)
+    }
+
+    /// `push_value`'s slot for a short string that is kept or to be kept, or None. Out of
+    /// line: inlined, it kept `push_str` out of the decode loop, and github_events decode
+    /// (whose short strings seldom repeat) ran 0.92x.
+    #[inline(never)]
+    fn keep(&mut self, bytes: &[u8]) -> Option<f64> {
+        if !bytes.is_ascii() {
+            return None;
+        }
+        let n = bytes.len();
+        match self.kept.find(bytes) {
+            Found::Kept(id) => {
+                self.repeated += n;
+                Some(kept_slot(id))
+            }
+            // Kept only where it opens no chunk (the switch has a slot of its own).
+            Found::Once(bucket)
+                if self.kept.count < MAX_KEPT
+                    && !self.wide
+                    && self.latin1.len() + n <= self.latin1_full =>
+            {
+                let id = self.kept.count;
+                self.kept.table[bucket].id = id as u8;
+                self.kept.count += 1;
+                self.push_ascii(bytes);
+                Some(keep_slot(id, n))
+            }
+            _ => None,
         }
     }
 
@@ -886,6 +1102,169 @@ fn push_utf16<const CHECKED: bool, const RUNS: bool>(out: &mut Vec<u16>, bytes: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A split text's slots for `push_value` of `strings`, in order.
+    fn kept_slots(t: &mut TextBuffer, strings: &[&str]) -> Vec<f64> {
+        strings
+            .iter()
+            .map(|s| t.push_value(s.as_bytes(), 0).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn short_ascii_strings_met_twice_are_kept_and_repeats_take_their_slot() {
+        let mut t = TextBuffer::new();
+        t.start(true);
+        let slots = kept_slots(
+            &mut t,
+            &[
+                "ios",
+                "eu",
+                "ios",
+                "ios",
+                "eu",
+                "a",
+                "abcdefghijklm",
+                "eu",
+                "é!",
+            ],
+        );
+        assert_eq!(
+            slots,
+            [
+                3.0,             // met once: an ordinary slot
+                2.0,             //
+                keep_slot(0, 3), // met twice: kept as id 0, its text appended
+                kept_slot(0),    // a repeat of id 0: no text
+                keep_slot(1, 2), // id 1
+                1.0,             // one byte: never kept
+                13.0,            // 13 bytes: never kept
+                kept_slot(1),
+                2.0, // not ASCII: never kept
+            ]
+        );
+        // The text holds each string's bytes once per ordinary or first-kept slot.
+        assert_eq!(t.text(), Text::Latin1(b"ioseuioseuaabcdefghijklm\xe9!"));
+        // Repeats count against the budget as the text they did not add.
+        let mut fresh = TextBuffer::new();
+        fresh.start(true);
+        let mark = fresh.mark();
+        kept_slots(
+            &mut fresh,
+            &[
+                "ios",
+                "eu",
+                "ios",
+                "ios",
+                "eu",
+                "a",
+                "abcdefghijklm",
+                "eu",
+                "é!",
+            ],
+        );
+        assert_eq!(
+            fresh.budget_since(&mark),
+            3 + 2 + 3 + 3 + 2 + 1 + 13 + 2 + 2
+        );
+        // An unsplit text (a small message) keeps nothing, and each call starts afresh.
+        t.start(false);
+        assert_eq!(kept_slots(&mut t, &["ios", "ios", "ios"]), [3.0, 3.0, 3.0]);
+        t.start(true);
+        assert_eq!(
+            kept_slots(&mut t, &["ios", "ios", "ios"]),
+            [3.0, keep_slot(0, 3), kept_slot(0)]
+        );
+    }
+
+    #[test]
+    fn strings_of_every_length_and_byte_are_told_apart() {
+        // Two strings differing in one byte, at every place, of every kept length: never
+        // the same kept id.
+        let mut t = TextBuffer::new();
+        for n in KEPT_MIN_BYTES..=KEPT_MAX_BYTES {
+            for at in 0..n {
+                t.start(true);
+                let a = vec![b'a'; n];
+                let mut b = a.clone();
+                b[at] = b'b';
+                let slots: Vec<f64> = [&a, &a, &b, &b, &a, &b]
+                    .iter()
+                    .map(|s| t.push_value(s, 0).unwrap())
+                    .collect();
+                assert_eq!(
+                    slots,
+                    [
+                        n as f64,
+                        keep_slot(0, n),
+                        n as f64,
+                        keep_slot(1, n),
+                        kept_slot(0),
+                        kept_slot(1)
+                    ],
+                    "{n} bytes, differing at {at}"
+                );
+            }
+        }
+        // Lengths apart: "ab" and "ab\0" are two strings.
+        t.start(true);
+        let slots: Vec<f64> = [&b"ab"[..], b"ab", b"ab\0", b"ab\0", b"ab\0"]
+            .iter()
+            .map(|s| t.push_value(s, 0).unwrap())
+            .collect();
+        assert_eq!(slots[4], kept_slot(1));
+    }
+
+    #[test]
+    fn a_rollback_forgets_the_strings_kept_after_its_mark() {
+        let mut t = TextBuffer::new();
+        t.start(true);
+        kept_slots(&mut t, &["ios", "ios"]);
+        let mark = t.mark();
+        assert_eq!(
+            kept_slots(&mut t, &["eu", "eu", "eu", "ios"]),
+            [2.0, keep_slot(1, 2), kept_slot(1), kept_slot(0)]
+        );
+        t.rollback(mark);
+        // "eu" was met before the rollback's strings were: kept anew at once, under the
+        // id it had (JS keeps it again before any repeat).
+        assert_eq!(
+            kept_slots(&mut t, &["eu", "eu", "ios"]),
+            [keep_slot(1, 2), kept_slot(1), kept_slot(0)]
+        );
+    }
+
+    #[test]
+    fn kept_strings_stop_at_their_cap_and_calls_without_repeats_stop_looking() {
+        let mut t = TextBuffer::new();
+        t.start(true);
+        let names: Vec<String> = (0..2 * MAX_KEPT).map(|k| format!("s{k}")).collect();
+        // Each name twice, then a third time: ids are given in order, below MAX_KEPT, and
+        // each repeat takes its own string's id.
+        let mut ids = Vec::new();
+        for name in &names {
+            t.push_value(name.as_bytes(), 0).unwrap();
+            let slot = t.push_value(name.as_bytes(), 0).unwrap();
+            ids.push((slot <= -4.0 * KEPT_SLOT).then_some(((-slot - 4.0 * KEPT_SLOT) as u32) / 32));
+        }
+        let kept: Vec<u32> = ids.iter().flatten().copied().collect();
+        assert!(kept.len() > MAX_KEPT as usize / 2, "{}", kept.len());
+        assert_eq!(kept, (0..kept.len() as u32).collect::<Vec<_>>());
+        assert!(t.kept.count <= MAX_KEPT);
+        for (name, id) in names.iter().zip(&ids) {
+            let slot = t.push_value(name.as_bytes(), 0).unwrap();
+            match id {
+                Some(id) => assert_eq!(slot, kept_slot(*id)),
+                None => assert!(slot >= 0.0),
+            }
+        }
+        // KEPT_TRIAL strings met once and no repeat: nothing more is looked up.
+        t.start(true);
+        for name in &names[..KEPT_TRIAL as usize] {
+            t.push_value(name.as_bytes(), 0).unwrap();
+        }
+        assert_eq!(kept_slots(&mut t, &["s0", "s0", "s0"]), [2.0, 2.0, 2.0]);
+    }
 
     #[test]
     fn latin1_text_is_written_as_its_chars_utf8() {

@@ -193,6 +193,18 @@ pub fn decode(d: &mut Decoding) -> Result<()> {
     Ok(())
 }
 
+/// `decode` of an item of an array of strings, whose slot may be a kept string's
+/// (`TextBuffer::push_value`): tags and the like, where a few values repeat. Only there:
+/// with every string looked up, twitter decode (whose fields' short strings repeat, but
+/// mostly as one or two chars) ran 0.94x.
+#[inline(always)]
+pub fn decode_item(d: &mut Decoding) -> Result<()> {
+    let (bytes, offset) = take(d)?;
+    let slot = d.text.push_value(bytes, offset)?;
+    d.out.push(slot);
+    Ok(())
+}
+
 /// Reads one string into the text; returns its tape slot (`TextBuffer::push_str`).
 #[inline(always)]
 pub fn read(d: &mut Decoding) -> Result<f64> {
