@@ -886,7 +886,7 @@ const CHUNK_SLOT = 4294967296;
 // the strings it holds are (stored into a long-lived array, each was promoted with it to
 // the old generation: gsoc-2018 decode 0.88x). A decode from user code meanwhile
 // (`reenter`) puts the outer call's table back when it ends.
-const KEPT_SLOT = 4294967296;
+const KEPT_SLOT = CHUNK_SLOT;
 
 // Whether a decode's text, which came in chunks (`M`, after S and X), is at least half
 // the message's bytes: then its decoded objects are built by constructors (lib/codegen.js,

@@ -393,19 +393,28 @@ enum Found {
     New,
 }
 
+/// The bytes of `x`, of 4 to 8 bytes, as one word (its first four and last four): with
+/// the length, it tells `x` from every other string (json and record keys, src/types/keys.rs;
+/// kept strings, `short_words`).
+#[inline(always)]
+pub(crate) fn word(x: &[u8]) -> u64 {
+    let n = x.len();
+    u32::from_le_bytes([x[0], x[1], x[2], x[3]]) as u64
+        | (u32::from_le_bytes([x[n - 4], x[n - 3], x[n - 2], x[n - 1]]) as u64) << 32
+}
+
 /// The bytes of a string of 2 to 12 bytes as two words that, with its length, tell it from
-/// every other: its first 8 and last 4 bytes, its first and last 4, or (2 or 3 bytes)
-/// every byte.
+/// every other: its first 8 bytes and its last 4, its `word` (4 to 8 bytes), or (2 or 3
+/// bytes) every byte.
 #[inline(always)]
 fn short_words(b: &[u8]) -> (u64, u32) {
     let n = b.len();
-    let last4 = u32::from_le_bytes([b[n - 4.min(n)], b[n - 3.min(n)], b[n - 2], b[n - 1]]);
     if n > 8 {
         let first: [u8; 8] = b[..8].try_into().unwrap_or_default();
-        (u64::from_le_bytes(first), last4)
+        let last: [u8; 4] = b[n - 4..].try_into().unwrap_or_default();
+        (u64::from_le_bytes(first), u32::from_le_bytes(last))
     } else if n >= 4 {
-        let first = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        (first as u64 | (last4 as u64) << 32, 0)
+        (word(b), 0)
     } else {
         (
             b[0] as u64 | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16,
@@ -1115,20 +1124,19 @@ mod tests {
     fn short_ascii_strings_met_twice_are_kept_and_repeats_take_their_slot() {
         let mut t = TextBuffer::new();
         t.start(true);
-        let slots = kept_slots(
-            &mut t,
-            &[
-                "ios",
-                "eu",
-                "ios",
-                "ios",
-                "eu",
-                "a",
-                "abcdefghijklm",
-                "eu",
-                "é!",
-            ],
-        );
+        let mark = t.mark();
+        let words = [
+            "ios",
+            "eu",
+            "ios",
+            "ios",
+            "eu",
+            "a",
+            "abcdefghijklm",
+            "eu",
+            "é!",
+        ];
+        let slots = kept_slots(&mut t, &words);
         assert_eq!(
             slots,
             [
@@ -1146,27 +1154,7 @@ mod tests {
         // The text holds each string's bytes once per ordinary or first-kept slot.
         assert_eq!(t.text(), Text::Latin1(b"ioseuioseuaabcdefghijklm\xe9!"));
         // Repeats count against the budget as the text they did not add.
-        let mut fresh = TextBuffer::new();
-        fresh.start(true);
-        let mark = fresh.mark();
-        kept_slots(
-            &mut fresh,
-            &[
-                "ios",
-                "eu",
-                "ios",
-                "ios",
-                "eu",
-                "a",
-                "abcdefghijklm",
-                "eu",
-                "é!",
-            ],
-        );
-        assert_eq!(
-            fresh.budget_since(&mark),
-            3 + 2 + 3 + 3 + 2 + 1 + 13 + 2 + 2
-        );
+        assert_eq!(t.budget_since(&mark), 3 + 2 + 3 + 3 + 2 + 1 + 13 + 2 + 2);
         // An unsplit text (a small message) keeps nothing, and each call starts afresh.
         t.start(false);
         assert_eq!(kept_slots(&mut t, &["ios", "ios", "ios"]), [3.0, 3.0, 3.0]);

@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::codec::text::word;
 use crate::codec::varint::read_varint;
 use crate::codec::{Error, Fault, Result};
 use crate::program::Keys;
@@ -201,14 +202,6 @@ pub fn same_key(a: &[u8], b: &[u8]) -> bool {
         4..=8 => word(a) == word(b),
         _ => a == b,
     }
-}
-
-/// The bytes of `x`, of 4 to 8 bytes, as one word (its first four and last four).
-#[inline(always)]
-fn word(x: &[u8]) -> u64 {
-    let n = x.len();
-    u32::from_le_bytes([x[0], x[1], x[2], x[3]]) as u64
-        | (u32::from_le_bytes([x[n - 4], x[n - 3], x[n - 2], x[n - 1]]) as u64) << 32
 }
 
 /// A fast, non-cryptographic hash (rustc's FxHash): key sets live for one decode and
