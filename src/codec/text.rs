@@ -120,10 +120,60 @@ pub fn write_latin1(w: &mut Writer, bytes: &[u8]) {
     unsafe { w.commit(o) };
 }
 
+/// Copies 16 UTF-16 units to `dst` as bytes if every one is ASCII; else writes nothing and
+/// returns false. One SSE2 (x86-64) or NEON (aarch64) step: both are in the baseline of
+/// their targets, so no detection is needed.
+#[inline(always)]
+fn ascii16(src: &[u16; 16], dst: &mut [std::mem::MaybeUninit<u8>; 16]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 target; the loads read the 32 bytes of
+        // `src` and the store writes the 16 of `dst`, both unaligned forms.
+        unsafe {
+            let a = _mm_loadu_si128(src.as_ptr() as *const __m128i);
+            let b = _mm_loadu_si128(src.as_ptr().add(8) as *const __m128i);
+            let high = _mm_and_si128(_mm_or_si128(a, b), _mm_set1_epi16(0xff80u16 as i16));
+            if _mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_setzero_si128())) != 0xffff {
+                return false;
+            }
+            // Every unit is below 0x80, so the saturating pack is a plain narrowing.
+            _mm_storeu_si128(dst.as_mut_ptr() as *mut __m128i, _mm_packus_epi16(a, b));
+            true
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        use std::arch::aarch64::*;
+        // SAFETY: NEON is part of every aarch64 target; the loads read the 32 bytes of
+        // `src` and the store writes the 16 of `dst`.
+        unsafe {
+            let a = vld1q_u16(src.as_ptr());
+            let b = vld1q_u16(src.as_ptr().add(8));
+            if vmaxvq_u16(vorrq_u16(a, b)) >= 0x80 {
+                return false;
+            }
+            let bytes = vcombine_u8(vmovn_u16(a), vmovn_u16(b));
+            vst1q_u8(dst.as_mut_ptr() as *mut u8, bytes);
+            true
+        }
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        if src.iter().fold(0u16, |acc, &u| acc | u) >= 0x80 {
+            return false;
+        }
+        for (d, &u) in dst.iter_mut().zip(src) {
+            d.write(u as u8);
+        }
+        true
+    }
+}
+
 /// Transcodes UTF-16 into `out` (room for 3 bytes per unit); returns the bytes written,
 /// or the index of the first lone surrogate. Long strings take the ASCII runs of their
-/// text 8 units at a time (`RUNS_MIN_BYTES`, as decode: in short mixed text a block tried
-/// after each ASCII char would mostly fail).
+/// text 16 units a step (`RUNS_MIN_BYTES`, as decode: in short mixed text a step tried
+/// after each ASCII char would mostly fail; unicodePerson encode ran 0.93x with them).
 fn encode_utf8(
     units: &[u16],
     out: &mut [std::mem::MaybeUninit<u8>],
@@ -145,37 +195,42 @@ fn encode_long_utf8(
     encode_utf8_runs::<true>(units, out)
 }
 
-/// `encode_utf8`, with `RUNS` the ASCII runs in blocks. gsoc-2018 encode: its 636
-/// non-ASCII strings hold 707K units of which 1,184 are not ASCII; `write_string` ran
-/// 13.0M instructions per encode unit by unit, 8.6M so (callgrind).
+/// `encode_utf8`, with `RUNS` the ASCII runs 16 units a step (`ascii16`); a run of
+/// three-byte chars (CJK) goes in a loop of its own either way. gsoc-2018 encode, its 507
+/// two-byte long strings (654K units, one char above U+00FF in most): 44 µs against 257
+/// µs with the 8-unit blocks and per-block checks of the loop before (a Rust benchmark;
+/// docs/DESIGN.md, "Long strings on encode, 16 units a step").
 #[inline(always)]
 fn encode_utf8_runs<const RUNS: bool>(
     units: &[u16],
     out: &mut [std::mem::MaybeUninit<u8>],
 ) -> std::result::Result<usize, usize> {
-    const BLOCK: usize = 8;
+    const BLOCK: usize = 16;
     let mut o = 0;
     let mut i = 0;
     while i < units.len() {
         let u = units[i] as u32;
         if u < 0x80 {
-            out[o].write(u as u8);
-            o += 1;
-            i += 1;
-            // From a second ASCII unit on, the rest of the run a block at a time.
-            while RUNS && units.get(i).is_some_and(|&u| u < 0x80) {
-                let (Some(src), Some(dst)) = (units.get(i..i + BLOCK), out.get_mut(o..o + BLOCK))
-                else {
+            // The run, 16 units a step while they are all ASCII, then unit by unit to its end.
+            while let (true, Some(src), Some(dst)) =
+                (RUNS, units.get(i..i + BLOCK), out.get_mut(o..o + BLOCK))
+            {
+                let (Ok(src), Ok(dst)) = (src.try_into(), dst.try_into()) else {
                     break;
                 };
-                if !is_ascii_units(src) {
+                if !ascii16(src, dst) {
                     break;
-                }
-                for (d, &u) in dst.iter_mut().zip(src) {
-                    d.write(u as u8);
                 }
                 i += BLOCK;
                 o += BLOCK;
+            }
+            while let Some(&u) = units.get(i) {
+                if u >= 0x80 {
+                    break;
+                }
+                out[o].write(u as u8);
+                o += 1;
+                i += 1;
             }
             continue;
         }
@@ -183,10 +238,11 @@ fn encode_utf8_runs<const RUNS: bool>(
             out[o].write(0xc0 | (u >> 6) as u8);
             out[o + 1].write(0x80 | (u & 0x3f) as u8);
             o += 2;
+            i += 1;
         } else if !(0xd800..0xe000).contains(&u) {
             // Three bytes a unit, and the units after it that take three too (CJK text)
             // in one loop whose stores need no bounds check (`out` has room for 3 bytes a
-            // unit). Unit by unit through the loop above: 1.6x the time on Japanese text.
+            // unit). Unit by unit: 1.6x the time on Japanese text.
             out[o].write(0xe0 | (u >> 12) as u8);
             out[o + 1].write(0x80 | ((u >> 6) & 0x3f) as u8);
             out[o + 2].write(0x80 | (u & 0x3f) as u8);
@@ -205,7 +261,6 @@ fn encode_utf8_runs<const RUNS: bool>(
             }
             o += 3 * k;
             i += k;
-            continue;
         } else {
             let lo = units.get(i + 1).map_or(0, |&l| l as u32);
             if u >= 0xdc00 || !(0xdc00..0xe000).contains(&lo) {
@@ -217,9 +272,8 @@ fn encode_utf8_runs<const RUNS: bool>(
             out[o + 2].write(0x80 | ((c >> 6) & 0x3f) as u8);
             out[o + 3].write(0x80 | (c & 0x3f) as u8);
             o += 4;
-            i += 1;
+            i += 2;
         }
-        i += 1;
     }
     Ok(o)
 }
@@ -1314,15 +1368,26 @@ mod tests {
 
     #[test]
     fn long_strings_with_ascii_runs_encode_like_std_at_every_alignment() {
-        // Runs of ASCII broken by a char of each UTF-8 length at every position of an
-        // 8-unit block, in strings past RUNS_MIN_BYTES (the block path) and below it.
-        for wide in ["é", "数", "🚀", "\u{7f}"] {
-            for len in [RUNS_MIN_BYTES - 1, RUNS_MIN_BYTES, 300, 1000] {
-                for at in 0..17 {
+        // Runs of ASCII broken by a char of each UTF-8 length at every position of a
+        // 16-unit step (`ascii16`), every 37 units or every 5, in strings shorter than a
+        // step, of about one, and long.
+        for wide in ["é", "数", "🚀", "\u{7f}", "\u{ff}", "\u{100}"] {
+            for len in [
+                1,
+                15,
+                16,
+                17,
+                33,
+                RUNS_MIN_BYTES - 1,
+                RUNS_MIN_BYTES,
+                300,
+                1000,
+            ] {
+                for (period, at) in (0..37).map(|at| (37, at)).chain((0..5).map(|at| (5, at))) {
                     let mut s = String::new();
                     let mut k = 0;
                     while s.len() < len {
-                        s.push(if k % 37 == at {
+                        s.push(if k % period == at {
                             wide.chars().next().unwrap()
                         } else {
                             'a'
@@ -1334,12 +1399,12 @@ mod tests {
                     let used = write_varint(&mut prefix, s.len() as u32);
                     let mut expected = prefix[..used].to_vec();
                     expected.extend_from_slice(s.as_bytes());
-                    assert_eq!(encoded(&u).unwrap(), expected, "{wide} {len} {at}");
+                    assert_eq!(encoded(&u).unwrap(), expected, "{wide} {len} {period} {at}");
                     // A lone surrogate late in the string is found at its index.
                     let mut bad = u.clone();
                     let last = bad.len() - 1;
                     bad[last] = 0xd800;
-                    if bad[last - 1] & 0xfc00 != 0xd800 {
+                    if last > 0 && bad[last - 1] & 0xfc00 != 0xd800 {
                         assert_eq!(
                             encoded(&bad).unwrap_err().kind(),
                             &ErrorKind::LoneSurrogate { unit: last }
