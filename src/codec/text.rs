@@ -19,6 +19,48 @@ fn is_ascii_units(units: &[u16]) -> bool {
     units.iter().fold(0u16, |acc, &u| acc | u) < 0x80
 }
 
+/// Whether every byte of `bytes` is ASCII: 16 bytes a step with SSE2 on x86-64 (the last
+/// step overlapping the one before), two overlapping words below 16 bytes. std's
+/// `is_ascii` went a byte at a time over the short strings of a decode (github_events:
+/// its 752 strings, median 38 bytes, 3.3 µs against 1.45 µs in a Rust benchmark).
+#[inline(always)]
+pub fn is_ascii(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    #[cfg(target_arch = "x86_64")]
+    if n >= 16 {
+        use std::arch::x86_64::*;
+        let p = bytes.as_ptr();
+        // SAFETY: SSE2 is part of every x86-64 target; every load reads 16 bytes that lie
+        // in `bytes` (`i + 16 <= n`, and `n - 16` for the last, as `n >= 16`).
+        unsafe {
+            let mut acc = _mm_loadu_si128(p.add(n - 16) as *const __m128i);
+            let mut i = 0;
+            while i + 16 <= n {
+                acc = _mm_or_si128(acc, _mm_loadu_si128(p.add(i) as *const __m128i));
+                i += 16;
+            }
+            return _mm_movemask_epi8(acc) == 0;
+        }
+    }
+    if n >= 8 {
+        let word =
+            |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0x80; 8]));
+        let mut acc = word(n - 8);
+        let mut i = 0;
+        while i + 8 <= n {
+            acc |= word(i);
+            i += 8;
+        }
+        return acc & 0x8080_8080_8080_8080 == 0;
+    }
+    if n >= 4 {
+        let word =
+            |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0x80; 4]));
+        return (word(0) | word(n - 4)) & 0x8080_8080 == 0;
+    }
+    bytes.iter().fold(0u8, |acc, &b| acc | b) < 0x80
+}
+
 /// Appends `units` as UTF-8 with its varint byte length in front.
 /// A lone surrogate is an error (`LoneSurrogate`), never replaced.
 pub fn write_string(w: &mut Writer, units: &[u16]) -> Result<()> {
@@ -716,7 +758,7 @@ impl TextBuffer {
     /// (whose short strings seldom repeat) ran 0.92x.
     #[inline(never)]
     fn keep(&mut self, bytes: &[u8]) -> Option<f64> {
-        if !bytes.is_ascii() {
+        if !is_ascii(bytes) {
             return None;
         }
         let n = bytes.len();
@@ -745,7 +787,7 @@ impl TextBuffer {
     /// length in UTF-16 units, negated when a split buffer put it in the UTF-16 text.
     #[inline(always)]
     pub fn push_str(&mut self, bytes: &[u8], offset: usize) -> Result<f64> {
-        if bytes.is_ascii() {
+        if is_ascii(bytes) {
             self.push_ascii(bytes);
             if self.latin1.len() > self.latin1_full {
                 return Ok(self.cut(false, bytes.len()));
@@ -819,7 +861,7 @@ impl TextBuffer {
     /// appended. `offset` locates `bytes` in the input, for the error.
     #[inline(always)]
     pub fn push_utf8(&mut self, bytes: &[u8], offset: usize) -> Result<usize> {
-        if bytes.is_ascii() {
+        if is_ascii(bytes) {
             self.push_ascii(bytes);
             return Ok(bytes.len());
         }
@@ -1363,6 +1405,33 @@ mod tests {
             expected.push(s.len() as u8);
             expected.extend_from_slice(s.as_bytes());
             assert_eq!(encoded(&units(s)).unwrap(), expected, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn is_ascii_agrees_with_std_at_every_length_and_position() {
+        for n in 0..80 {
+            let clean = vec![b'a'; n];
+            assert!(is_ascii(&clean), "{n}");
+            for at in 0..n {
+                for high in [0x80u8, 0xc3, 0xff] {
+                    let mut v = clean.clone();
+                    v[at] = high;
+                    assert!(!is_ascii(&v), "{n} {at} {high:#x}");
+                }
+            }
+        }
+        // Slices that start anywhere in a larger buffer.
+        let mut buf = [b'x'; 100];
+        buf[50] = 0x80;
+        for start in 0..60 {
+            for end in start..100 {
+                assert_eq!(
+                    is_ascii(&buf[start..end]),
+                    buf[start..end].is_ascii(),
+                    "{start}..{end}"
+                );
+            }
         }
     }
 
