@@ -313,3 +313,30 @@ test('record keys written by JS in their bytes (short ASCII) or in the text (the
   // A lone surrogate in a key is the native side's error, as before.
   assert.throws(() => generated.encode({ a: 1, ['b\ud800']: 2 }), (e) => e.code === 'ERR_SHORN_INVALID' && /lone surrogate/.test(e.message));
 });
+
+test('json object keys written from the key table (kept the second time met) are the reference bytes every time', () => {
+  const codec = compile(t.json());
+  // Every length around the table's bounds (8 to 63 units) and every alignment of its
+  // 4-byte words; keys that start with a digit, are not ASCII, hold U+0000 or U+007F.
+  const keys = [];
+  for (let n = 1; n <= 70; n++) keys.push('abcdefghijklmnopqrstuvwxyz'.repeat(3).slice(0, n), `${n}`.padEnd(n, 'q'));
+  keys.push('é'.repeat(10), 'aaaaaaaaé', '\u0000'.repeat(9), '\u007f'.repeat(12), 'x\u0080yyyyyyyy', '😀'.repeat(8));
+  const value = (round) => [Object.fromEntries(keys.map((k, n) => [k, n + round])), { inner: Object.fromEntries(keys.slice(0, 40).map((k) => [k, { [k]: k }])) }];
+  // Met once, twice (kept), then from the table, in one message and across messages.
+  for (let round = 0; round < 4; round++) {
+    const v = value(round);
+    const bytes = codec.encode(v);
+    assert.strictEqual(hex(bytes), hex(reference(v)), `round ${round}`);
+    assert.deepStrictEqual(codec.decode(bytes), plain(v));
+  }
+  // An object of 3,000 members of distinct long keys (more than the table holds, so it
+  // is emptied on the way) written four times: the tape grows while keys are written.
+  const wide = Object.fromEntries(Array.from({ length: 3000 }, (_, k) => [`member_${String(k).padStart(6, '0')}_${'z'.repeat(k % 13)}`, k % 5 === 0 ? [k] : k]));
+  for (let round = 0; round < 4; round++) {
+    const bytes = codec.encode(wide);
+    assert.strictEqual(hex(bytes), hex(reference(wide)), `wide round ${round}`);
+  }
+  // The keys kept before it are still right after the table was emptied.
+  const v = value(9);
+  assert.strictEqual(hex(codec.encode(v)), hex(reference(v)));
+});
