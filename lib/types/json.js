@@ -286,12 +286,19 @@ const KEYS_MAX = 2048;
 const KEY_MIN = 8;
 const KEY_MAX = 64;
 const SEEN = 0;
+const NEVER = 1;
 
-// Writes key `x` (from its words, once kept); returns 0, or FAIL as `str` does.
+// Writes key `x` (from its words, once kept); returns 0, or FAIL as `str` does. Keys the
+// table never keeps (by length, or a leading digit) are not looked up: an id key is a
+// fresh string each time, hashed by every lookup.
 function key$(x) {
-  if (x.length < KEY_MIN) return str(x, false);
+  const n = x.length;
+  if (n < KEY_MIN || n >= KEY_MAX) return str(x, false);
+  const first = x.charCodeAt(0);
+  if (first >= 0x30 && first <= 0x39) return str(x, false);
   const e = KEYS.get(x);
   if (e === undefined || e === SEEN) return keyFirst(x, e);
+  if (e === NEVER) return str(x, false);
   const m = e.length;
   need(4 * m);
   const DV = J.DV;
@@ -305,23 +312,24 @@ function key$(x) {
   return 0;
 }
 
-// A key met once (`e` SEEN) or never (undefined): written as any string, and marked or
-// kept.
+// A key `key$` may keep, met once (`e` SEEN) or never (undefined): written as any string,
+// and marked, or kept (NEVER if it is not ASCII, so it is not scanned again).
 function keyFirst(x, e) {
-  const n = x.length;
-  const first = x.charCodeAt(0);
-  if (n === 0 || n >= KEY_MAX || (first >= 0x30 && first <= 0x39)) return str(x, false);
   if (e === undefined) {
     if (KEYS.size >= KEYS_MAX) KEYS.clear();
     KEYS.set(x, SEEN);
     return str(x, false);
   }
-  // Its bytes: the length (below 128, one byte), then the chars; null if one is not ASCII.
+  // Its bytes: the length (below KEY_MAX, so one byte), then the chars.
+  const n = x.length;
   const words = [n + 1];
   let word = n;
   for (let k = 0; k < n; k++) {
     const ch = x.charCodeAt(k);
-    if (ch >= 0x80) return str(x, false);
+    if (ch >= 0x80) {
+      KEYS.set(x, NEVER);
+      return str(x, false);
+    }
     const at = (k + 1) & 3;
     if (at === 0) {
       words.push(word);
