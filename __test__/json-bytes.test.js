@@ -340,3 +340,65 @@ test('json object keys written from the key table (kept the second time met) are
   const v = value(9);
   assert.strictEqual(hex(codec.encode(v)), hex(reference(v)));
 });
+
+// An array of json values is written in one session (lib/types/json.js, `items`); an item
+// it gives up on is handed to `put` in place and the session goes on after it.
+test('an array of json values is the reference bytes, and an item handed off mid-array keeps its place, path and error', () => {
+  const count = (n) => {
+    const out = [];
+    while (n > 127) {
+      out.push((n & 127) | 128);
+      n >>>= 7;
+    }
+    out.push(n);
+    return Buffer.from(out);
+  };
+  const wire = (items) => Buffer.concat([count(items.length), ...items.map(reference)]);
+  for (const shape of ['bare', 'field']) {
+    const codec = compile(shape === 'bare' ? t.array(t.json()) : t.object({ id: t.uint32(), items: t.array(t.json()) }));
+    const encode = (items) => (shape === 'bare' ? codec.encode(items) : codec.encode({ id: 7, items }).subarray(1));
+    const at = (k) => (shape === 'bare' ? `$[${k}]` : `$.items[${k}]`);
+    // A getter giving undefined the first time and 1 after: JS gives up, put takes 1.
+    const flip = (long) => {
+      let calls = 0;
+      return { text: long ? 'x'.repeat(40000) : 'in the text, not cut', get v() { return ++calls === 1 ? undefined : 1; } };
+    };
+    const ok = (k) => ({ id: k, name: `user${k}`, score: k / 8, tags: ['a', 'é'.repeat(k % 20), 'z'.repeat(k * 7)] });
+    for (const n of [0, 1, 5, 200]) {
+      const items = Array.from({ length: n }, (_, k) => ok(k));
+      assert.strictEqual(hex(encode(items)), hex(wire(items)), `${shape}: ${n} items`);
+      // Long texts past a chunk (32K units) before, among and after the items.
+      const long = [...items, 'y'.repeat(40000), ...items, ['w'.repeat(70000)], ...items];
+      assert.strictEqual(hex(encode(long)), hex(wire(long)), `${shape}: ${n} items with long texts`);
+      for (const k of [0, Math.floor(n / 2), n]) {
+        // Handed off at k, after a text was cut or not, then the rest.
+        for (const cutBefore of [false, true]) {
+          const head = [...(cutBefore ? ['c'.repeat(40000)] : []), ...items.slice(0, k)];
+          const mixed = [...head, flip(false), ...items.slice(k)];
+          const want = [...head, { text: 'in the text, not cut', v: 1 }, ...items.slice(k)];
+          assert.strictEqual(hex(encode(mixed)), hex(wire(want)), `${shape}: ${n} items, handed off at ${k}`);
+          assert.deepStrictEqual(codec.decode(shape === 'bare' ? encode(mixed) : codec.encode({ id: 7, items: mixed })), shape === 'bare' ? plain(want) : { id: 7, items: plain(want) });
+          // Its own text cut, then a value that is not JSON: the encode fails at its path.
+          assert.throws(
+            () => encode([...head, flip(true), ...items.slice(k)]),
+            (e) => e.code === 'ERR_SHORN_INVALID' && /changed while it was encoded/.test(e.message) && e.path === at(head.length),
+          );
+          // Not JSON: put's error, at the item's path and within it.
+          assert.throws(() => encode([...head, undefined, ...items]), (e) => e.code === 'ERR_SHORN_INVALID' && e.path === at(head.length));
+          assert.throws(() => encode([...head, { a: [1, NaN] }]), (e) => e.code === 'ERR_SHORN_INVALID' && e.path === `${at(head.length)}.a[1]`);
+          // The codec is sound after each failure.
+          assert.strictEqual(hex(encode(items)), hex(wire(items)));
+        }
+      }
+    }
+    // An item whose getter encodes an array of json values meanwhile (the session busy):
+    // both get their own bytes.
+    const inner = compile(t.array(t.json()));
+    let innerBytes = null;
+    const innerItems = [{ deep: ['é', 1.5, 'x'.repeat(300)] }, 'two', [3]];
+    const outer = [{ a: 1 }, { get b() { innerBytes = inner.encode(innerItems); return [2, 'b']; } }, 'after', { c: ['d'.repeat(50)] }];
+    const want = [{ a: 1 }, { b: [2, 'b'] }, 'after', { c: ['d'.repeat(50)] }];
+    assert.strictEqual(hex(encode(outer)), hex(wire(want)), shape);
+    assert.strictEqual(hex(innerBytes), hex(wire(innerItems)), shape);
+  }
+});

@@ -297,6 +297,19 @@ class Generator {
     this.level--;
   }
 
+  /**
+   * The loop over the `n` items of array `x` of descriptor `d`, written by its item type
+   * at once where the type has a loop of its own (`emitPutItems`: json); false where not,
+   * and the array writes its items one by one.
+   */
+  putItems(d, x, n, path) {
+    const emit = TYPES.get(d.items.type).emitPutItems;
+    if (emit === undefined || this.layout.positional || this.handedOff.has(d.items)) return false;
+    this.count();
+    emit(this, d.items, x, n, path);
+    return true;
+  }
+
   // A call of `d`'s put function, made once: `body` is what it writes of `d`, whose
   // fixed part takes `slots` slots (`emitPut` of `d` itself, by default).
   putHelper(d, x, path, room, body = null, slots = this.slots(d)) {

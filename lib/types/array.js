@@ -79,6 +79,12 @@ module.exports = [
       g.enc.push(
         `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
         `T[i++] = ${n};`,
+      );
+      if (g.putItems(d, x, n, path)) {
+        g.room(room);
+        return;
+      }
+      g.enc.push(
         `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
         `if (i + ${per} > T.length) ${g.grow(`i + ${per}`)}`,
         `const ${y} = ${x}[${k}];`,

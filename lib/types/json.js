@@ -116,7 +116,7 @@ const TEXT_MIN = 16;
 // the tape changes (rt.view does the same for 64-bit integers). `base`: the byte offset of
 // the value's bytes; `texts`: where its strings in the text go and their lengths; `S`:
 // the text; `cut`: whether it was cut meanwhile.
-const J = { T: null, viewOf: null, U: null, DV: null, o: 0, end: 0, base: 0, depth: 0, max: 0, grow: null, scratch: false, S: '', cut: false, texts: [], nt: 0, busy: false, write: null, changed: null, item: null };
+const J = { T: null, viewOf: null, U: null, DV: null, o: 0, end: 0, base: 0, depth: 0, max: 0, grow: null, scratch: false, S: '', cut: false, texts: [], nt: 0, busy: false, write: null, items: null, changed: null, item: null, k: 0, failed: 0 };
 
 // Writes json value `x` at slot `i` of tape `T`, text `S` (depth: the levels it is in),
 // growing the tape with `grow(T, need)`; returns the slot after it, or FAIL (FAIL_CUT).
@@ -128,26 +128,65 @@ function write(x, T, i, S, depth, max, grow, scratch) {
   J.busy = true;
   J.grow = grow;
   J.scratch = scratch;
-  J.depth = depth;
   J.max = max;
   J.S = S;
-  J.cut = false;
-  J.nt = 0;
-  let ok = FAIL;
   try {
-    tape(T, i + 3);
-    J.base = J.o;
-    ok = bytes(x);
+    return one(x, T, i, depth);
   } finally {
     J.grow = null;
     J.busy = false;
   }
-  if (ok === FAIL) return J.cut ? FAIL_CUT : FAIL;
+}
+
+// Items `k` to `n` - 1 of array `x` (the tape's count already written), each a json value
+// as `write` writes it, from slot `i` on, in one session: `write` for each cost ~24 ns an
+// item in all (200 `true`s: 5.2 µs against 0.5 µs as t.bool()). Returns the slot after the
+// items written, with `J.k` the index of the next item: `n`, or an item it could not write,
+// which is then in `J.item` (read once), with J.failed FAIL or FAIL_CUT; the tape and text
+// after the items written are `J.T` and `J.S`. Returns BUSY, and leaves J alone, when
+// another write is under way.
+function items(x, k, n, T, i, S, depth, max, grow, scratch) {
+  if (J.busy) return BUSY;
+  J.busy = true;
+  J.grow = grow;
+  J.scratch = scratch;
+  J.max = max;
+  J.S = S;
+  try {
+    for (; k < n; k++) {
+      const v = x[k];
+      const before = J.S;
+      const end = one(v, T, i, depth);
+      T = J.T;
+      if (end < 0) {
+        J.S = before;
+        J.item = v;
+        J.failed = end;
+        break;
+      }
+      i = end;
+    }
+  } finally {
+    J.grow = null;
+    J.busy = false;
+  }
+  J.k = k;
+  return i;
+}
+
+// `write`'s body, J set up.
+function one(x, T, i, depth) {
+  J.depth = depth;
+  J.cut = false;
+  J.nt = 0;
+  tape(T, i + 3);
+  J.base = J.o;
+  if (bytes(x) === FAIL) return J.cut ? FAIL_CUT : FAIL;
   const n = J.o - J.base;
   const texts = J.texts;
   const m = J.nt;
   let end = i + 3 + Math.ceil(n / 8);
-  if (end + m > J.T.length) J.T = grow(J.T, end + m);
+  if (end + m > J.T.length) J.T = J.grow(J.T, end + m);
   T = J.T;
   T[i] = 7;
   T[i + 1] = n;
@@ -182,6 +221,7 @@ function changed(path) {
 // Generated code writes a json value with `write` and takes the tape and text from J
 // after, as the encoder's `put` does (`putBytes`).
 J.write = write;
+J.items = items;
 J.changed = changed;
 
 // A string left in the text (TEXT_MIN and longer), as Encoder.string sends it; where it
@@ -499,7 +539,7 @@ function bytes(x) {
     const keys = Object.keys(x);
     const n = keys.length;
     count(n, 0xe0, 0x07);
-    if (n < 8) {
+    if (n < 4) {
       for (let k = 0; k < n; k++) {
         const key = keys[k];
         if (key$(key) === FAIL || bytes(x[key]) === FAIL) return FAIL;
@@ -669,6 +709,29 @@ module.exports = [
       g.handOffPut(d, x, path);
       g.enc.push(`if (${end} === ${FAIL_CUT}) ${g.raise(`${w}.changed(${path.code()})`)}`, '}');
       g.room(room);
+    },
+    // An array's items, written by `items` in one session; an item it gives up on is
+    // handed off, and the loop goes on after it.
+    emitPutItems(g, d, x, n, path) {
+      const w = g.constant(J);
+      const k = g.fresh('k');
+      const e = g.fresh('e');
+      const f = g.fresh('f');
+      const y = g.fresh('y');
+      g.enc.push(
+        `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
+        `const ${e} = ${w}.items(${x}, ${k}, ${n}, T, i, S, ${g.split ? 'W.d' : '0'}, G.maxDepth, rt.grow, false);`,
+        `let ${y};`,
+        `let ${f} = 0;`,
+        `if (${e} !== ${BUSY}) {`,
+        `if (${w}.T !== T) { T = ${w}.T; ${g.info.uses64 ? "TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');" : ''} }`,
+        `i = ${e}; S = ${w}.S; ${k} = ${w}.k;`,
+        `if (${k} === ${n}) break;`,
+        `${y} = ${w}.item; ${w}.item = null; ${f} = ${w}.failed;`,
+        `} else ${y} = ${x}[${k}];`,
+      );
+      g.handOffPut(d, y, path.index(k));
+      g.enc.push(`if (${f} === ${FAIL_CUT}) ${g.raise(`${w}.changed(${path.index(k).code()})`)}`, '}');
     },
     emitTake: (g, d) => g.handOffTake(d),
     test: (d, x, c) => isJson(x, c),
