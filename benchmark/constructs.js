@@ -5,11 +5,12 @@
 // construct that costs more than 1.3x its plain form, so that the next cliff shows here
 // before a user finds it. Every decoded value is checked against the input.
 //
-//   node benchmark/constructs.js [--rounds 3] [--ms 300] [--only union,map]
+//   node benchmark/constructs.js [--rounds 5] [--ms 300] [--only union,map]
 //   node benchmark/constructs.js --child <construct>,<form>,<op>     (one measurement, a JSON line)
 //
 // `npm run bench` runs it after the fixtures (benchmark/run.js).
 
+const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { parseArgs, isDeepStrictEqual } = require('node:util');
@@ -19,6 +20,9 @@ const { threadSchemas, threadValue } = require('./recursion');
 
 const ROOT = path.join(__dirname, '..');
 const ITEMS = 200;
+// Rounds at least (npm run bench asks for 3): a construct and its plain form are often
+// within 10-20%, which 3 processes each do not settle.
+const MIN_ROUNDS = 5;
 // A construct over this many times its plain form's time is flagged.
 const CLIFF = 1.3;
 
@@ -211,13 +215,30 @@ function child(name, form, op, ms) {
   return { opsPerSec: opsPerSecond(run, ms), bytes: bytes.length };
 }
 
+// Each measurement's process is pinned to one core (the last) where taskset is there: the
+// two forms of a construct are a few percent apart, and unpinned processes on a 2-core
+// machine moved a pinned 1.15x to 1.61x (recursive decode, 2026-12-05) as the scheduler
+// moved them.
+const PIN_CORE = os.cpus().length - 1;
+const PIN = process.platform === 'linux' && spawnSync('taskset', ['--version']).status === 0;
+
+// ops/s of one measurement, in a process of its own.
+function measure(name, form, op, ms) {
+  const command = [process.execPath, __filename, '--child', `${name},${form},${op}`, '--ms', String(ms)];
+  const [file, ...rest] = PIN ? ['taskset', '-c', String(PIN_CORE), ...command] : command;
+  const out = spawnSync(file, rest, { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`constructs: ${name} ${form} ${op}: ${out.stderr}`);
+  return JSON.parse(out.stdout).opsPerSec;
+}
+
 /** Runs the matrix; returns its markdown. */
-function run(rounds = 3, ms = 300, only = null) {
+function run(rounds = MIN_ROUNDS, ms = 300, only = null) {
+  rounds = Math.max(rounds, MIN_ROUNDS);
   const names = Object.keys(CONSTRUCTS).filter((n) => only === null || only.includes(n));
   const lines = [
     '## Constructs: each against its plain form',
     '',
-    `The same records (${ITEMS} a message; the thread: 12 roots, 4 levels of replies) with a schema that uses the construct and with its plain form; time of the construct's form / time of the plain form, medians of ${rounds} rounds, one process per measurement. Over ${CLIFF}x is flagged. \`node benchmark/constructs.js\`.`,
+    `The same records (${ITEMS} a message; the thread: 12 roots, 4 levels of replies) with a schema that uses the construct and with its plain form; time of the construct's form / time of the plain form, medians of ${rounds} rounds, one process per measurement${PIN ? ` (pinned to core ${PIN_CORE})` : ''}. Over ${CLIFF}x is flagged. \`node benchmark/constructs.js\`.`,
     '',
     '| construct | what | encode | decode |',
     '|---|---|--:|--:|',
@@ -233,9 +254,7 @@ function run(rounds = 3, ms = 300, only = null) {
       const got = { plain: [], with: [] };
       for (let r = 0; r < rounds; r++) {
         for (const form of r % 2 === 0 ? ['plain', 'with'] : ['with', 'plain']) {
-          const out = spawnSync(process.execPath, [__filename, '--child', `${name},${form},${op}`, '--ms', String(ms)], { encoding: 'utf8' });
-          if (out.status !== 0) throw new Error(`constructs: ${name} ${form} ${op}: ${out.stderr}`);
-          got[form].push(JSON.parse(out.stdout).opsPerSec);
+          got[form].push(measure(name, form, op, ms));
         }
       }
       const ratio = median(got.plain) / median(got.with);
@@ -257,7 +276,7 @@ function run(rounds = 3, ms = 300, only = null) {
       '',
       '## Self-describing constructs against msgpackr and JSON',
       '',
-      `The 'with' values above, encoded and decoded by shorn with the construct, by msgpackr with records off (keys and types on the wire, as here) and as JSON bytes; µs per message, medians of ${rounds} rounds, one process per measurement, the codecs alternating. Issue 43's floor: shorn at least as fast as both.`,
+      `The 'with' values above, encoded and decoded by shorn with the construct, by msgpackr with records off (keys and types on the wire, as here) and as JSON bytes; µs per message, medians of ${rounds} rounds, one process per measurement${PIN ? ` (pinned to core ${PIN_CORE})` : ''}, the codecs alternating. Issue 43's floor: shorn at least as fast as both.`,
       '',
       '| construct | op | shorn | msgpackr | JSON bytes | shorn / fastest peer, time |',
       '|---|---|--:|--:|--:|--:|',
@@ -268,9 +287,7 @@ function run(rounds = 3, ms = 300, only = null) {
         const got = Object.fromEntries(forms.map((f) => [f, []]));
         for (let r = 0; r < rounds; r++) {
           for (const form of r % 2 === 0 ? forms : forms.slice().reverse()) {
-            const out = spawnSync(process.execPath, [__filename, '--child', `${name},${form},${op}`, '--ms', String(ms)], { encoding: 'utf8' });
-            if (out.status !== 0) throw new Error(`constructs: ${name} ${form} ${op}: ${out.stderr}`);
-            got[form].push(JSON.parse(out.stdout).opsPerSec);
+            got[form].push(measure(name, form, op, ms));
           }
         }
         const us = (f) => 1e6 / median(got[f]);
@@ -286,7 +303,7 @@ function run(rounds = 3, ms = 300, only = null) {
 module.exports = { run, CONSTRUCTS };
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, ms: { type: 'string', default: '300' }, only: { type: 'string' }, child: { type: 'string' } } });
+  const { values } = parseArgs({ options: { rounds: { type: 'string', default: String(MIN_ROUNDS) }, ms: { type: 'string', default: '300' }, only: { type: 'string' }, child: { type: 'string' } } });
   if (values.child) {
     const [name, form, op] = values.child.split(',');
     process.stdout.write(JSON.stringify(child(name, form, op, Number(values.ms))));
