@@ -362,11 +362,12 @@ function keyFirst(x, e) {
 // already writes, level). A shape is found by its first key (SHAPES), then its count and
 // keys compared one by one (the strings are V8's internalized keys, so mostly one pointer
 // compare); up to SHAPE_CHAIN shapes share a first key, the latest first. Objects of
-// more than SHAPE_KEYS members, or whose first key starts with a digit (ids as keys, seldom
-// repeated), have none. At most SHAPES_MAX shapes are kept (of up to 32 keys each, ~1 MB
-// at most); the table is emptied when it has that many.
+// more than SHAPE_KEYS members, with a key of KEY_MAX units or more, or whose first key
+// starts with a digit (ids as keys, seldom repeated), have none. At most SHAPES_MAX shapes
+// are kept (32 keys of under 64 units each at most: ~1 MB of keys and words); the table is
+// emptied when it has that many.
 const SHAPES = new Map();
-const SHAPES_MAX = 1024;
+const SHAPES_MAX = 256;
 const SHAPE_KEYS = 32;
 const SHAPE_CHAIN = 4;
 let shapeCount = 0;
@@ -392,6 +393,9 @@ function shapeOf(keys, n) {
     const c = first.charCodeAt(0);
     if (c >= 0x30 && c <= 0x39) return null;
   }
+  // A shape keeps its keys: none of KEY_MAX units or more, so what the table holds stays
+  // small whatever the keys a hostile value has.
+  for (let k = 0; k < n; k++) if (keys[k].length >= KEY_MAX) return null;
   if (shapeCount >= SHAPES_MAX) {
     SHAPES.clear();
     shapeCount = 0;
