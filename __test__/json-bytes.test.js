@@ -452,3 +452,26 @@ test('objects of a shape met before are the reference bytes, for shapes of every
   assert.strictEqual(got.id, 5);
   for (const [k, x] of Object.entries(got)) if (k !== 'id') assert.deepStrictEqual(x, object(shapes[0], 1)[k], k);
 });
+
+// The json encode's tables (key words, shapes) keep keys from one encode to the next; a
+// value's long keys must not stay alive through them (a shape once kept any key).
+test('json encodes keep no long keys alive after them: 200 objects of distinct 1 MB keys leave the heap as it was', () => {
+  const { runIsolated } = require('./helpers');
+  const grown = runIsolated(
+    `
+      const codec = compile(t.json());
+      const heap = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };
+      codec.encode({ warm: [1, 'x'] });
+      const before = heap();
+      for (let k = 0; k < 200; k++) {
+        // A fresh 1 MB key each time (first in its object, so a new shape), met twice.
+        const key = String.fromCharCode(97 + (k % 26)) + 'k'.repeat(1 << 20) + k;
+        const value = { [key]: 1, b: 2 };
+        codec.encode([value, value]);
+      }
+      return (heap() - before) / 2 ** 20;
+    `,
+    ['--expose-gc'],
+  );
+  assert.ok(grown < 50, `the heap grew ${grown.toFixed(1)} MB`);
+});
