@@ -475,3 +475,35 @@ test('json encodes keep no long keys alive after them: 200 objects of distinct 1
   );
   assert.ok(grown < 50, `the heap grew ${grown.toFixed(1)} MB`);
 });
+
+// A key first met in a message is looked for on Object.prototype before it is set
+// (rt.onPrototype): one a polluted prototype has gets defined, never assigned, in json
+// objects and records, with and without generated code.
+test('json objects and records define a key a polluted Object.prototype has (a setter never runs)', () => {
+  const { runIsolated } = require('./helpers');
+  for (const codegen of [true, false]) {
+    const result = runIsolated(`
+      const json = compile(t.json(), { codegen: ${codegen} });
+      const record = compile(t.record(t.string()), { codegen: ${codegen} });
+      const value = { title: 't', body: 'b'.repeat(40), n: 'seven', inner: [{ body: 'x', other: 1 }] };
+      const flat = { title: 't', body: 'b'.repeat(40), n: 'seven' };
+      const jb = json.encode(value);
+      const rb = record.encode(flat);
+      let calls = 0;
+      Object.defineProperty(Object.prototype, 'body', { configurable: true, set() { calls++; } });
+      Object.defineProperty(Object.prototype, 'n', { configurable: true, value: -1, writable: false });
+      let j, r, error = null;
+      try { j = json.decode(jb); r = record.decode(rb); } catch (e) { error = String(e); }
+      delete Object.prototype.body;
+      delete Object.prototype.n;
+      const own = (o, k) => Object.getOwnPropertyDescriptor(o, k)?.value;
+      return {
+        calls,
+        error,
+        json: j === undefined ? null : [own(j, 'body'), own(j, 'n'), own(j.inner[0], 'body')],
+        record: r === undefined ? null : [own(r, 'body'), own(r, 'n')],
+      };
+    `);
+    assert.deepStrictEqual(result, { calls: 0, error: null, json: ['b'.repeat(40), 'seven', 'x'], record: ['b'.repeat(40), 'seven'] }, `codegen ${codegen}`);
+  }
+});

@@ -724,7 +724,7 @@ function members(c, keys, n, ids) {
       // defined, not assigned: assigning would reach its setter, as JSON.parse never
       // does. No user code runs while a value is built, so the answer holds for the
       // whole value.
-      own = key in rt.ObjectPrototype;
+      own = rt.onPrototype(key);
       if (id !== -1) {
         kept = -2 - id;
         rt.keepKey(keys, id, key, own);

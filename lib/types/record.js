@@ -191,7 +191,7 @@ module.exports = [
         `if (${V} === null) {`,
         `if (${id} >= 0) { ${key} = ${K}.names[${id}]; ${own} = ${K}.own[${id}]; }`,
         `else if (${id} <= ${INDEX_KEY}) { ${key} = ${INDEX_KEY} - ${id}; ${own} = ${key} in rt.ObjectPrototype; }`,
-        `else { ${key} = ${g.text()}; ${own} = ${key} in rt.ObjectPrototype; if (${id} !== -1) rt.keepKey(${K}, ${id}, ${key}, ${own}); }`,
+        `else { ${key} = ${g.text()}; ${own} = rt.onPrototype(${key}); if (${id} !== -1) rt.keepKey(${K}, ${id}, ${key}, ${own}); }`,
         `if (${ids} !== null) ${ids}.push(${id} >= 0 ? ${id} : -2 - ${id});`,
         '}',
       );
@@ -253,7 +253,7 @@ module.exports = [
           own = key in rt.ObjectPrototype;
         } else {
           key = c.text();
-          own = key in rt.ObjectPrototype;
+          own = rt.onPrototype(key);
           if (id !== -1) rt.keepKey(K, id, key, own);
         }
         if (ids !== null) ids.push(id >= 0 ? id : -2 - id);
