@@ -124,18 +124,29 @@ const J = { T: null, viewOf: null, U: null, DV: null, o: 0, end: 0, base: 0, dep
 // native side reads); the text is `J.S`, which the caller takes unless it failed.
 // Returns BUSY, and leaves J alone, when another write is under way (a getter's encode).
 function write(x, T, i, S, depth, max, grow, scratch) {
-  if (J.busy) return BUSY;
+  if (!begin(S, max, grow, scratch)) return BUSY;
+  try {
+    return one(x, T, i, depth);
+  } finally {
+    end();
+  }
+}
+
+// Starts a session of writes (`write`, `items`) on text `S`; false when one is under way.
+function begin(S, max, grow, scratch) {
+  if (J.busy) return false;
   J.busy = true;
   J.grow = grow;
   J.scratch = scratch;
   J.max = max;
   J.S = S;
-  try {
-    return one(x, T, i, depth);
-  } finally {
-    J.grow = null;
-    J.busy = false;
-  }
+  return true;
+}
+
+// Ends it.
+function end() {
+  J.grow = null;
+  J.busy = false;
 }
 
 // Items `k` to `n` - 1 of array `x` (the tape's count already written), each a json value
@@ -146,29 +157,23 @@ function write(x, T, i, S, depth, max, grow, scratch) {
 // after the items written are `J.T` and `J.S`. Returns BUSY, and leaves J alone, when
 // another write is under way.
 function items(x, k, n, T, i, S, depth, max, grow, scratch) {
-  if (J.busy) return BUSY;
-  J.busy = true;
-  J.grow = grow;
-  J.scratch = scratch;
-  J.max = max;
-  J.S = S;
+  if (!begin(S, max, grow, scratch)) return BUSY;
   try {
     for (; k < n; k++) {
       const v = x[k];
       const before = J.S;
-      const end = one(v, T, i, depth);
+      const after = one(v, T, i, depth);
       T = J.T;
-      if (end < 0) {
+      if (after < 0) {
         J.S = before;
         J.item = v;
-        J.failed = end;
+        J.failed = after;
         break;
       }
-      i = end;
+      i = after;
     }
   } finally {
-    J.grow = null;
-    J.busy = false;
+    end();
   }
   J.k = k;
   return i;
