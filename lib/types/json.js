@@ -606,24 +606,17 @@ function bytes(x) {
     const keys = Object.keys(x);
     const n = keys.length;
     count(n, 0xe0, 0x07);
+    // Each key from its shape's words where the shape was met before, else by `key$`.
     const words = n !== 0 && n <= SHAPE_KEYS ? shapeOf(keys, n) : null;
-    if (words !== null) {
-      if (n < 4) {
-        for (let k = 0; k < n; k++) if (keyWords(words[k], keys[k]) === FAIL || bytes(x[keys[k]]) === FAIL) return FAIL;
-      } else {
-        const values = Object.values(x);
-        if (values.length !== n) return FAIL;
-        for (let k = 0; k < n; k++) if (keyWords(words[k], keys[k]) === FAIL || bytes(values[k]) === FAIL) return FAIL;
-      }
-    } else if (n < 4) {
+    if (n < 4) {
       for (let k = 0; k < n; k++) {
         const key = keys[k];
-        if (key$(key) === FAIL || bytes(x[key]) === FAIL) return FAIL;
+        if ((words !== null ? keyWords(words[k], key) : key$(key)) === FAIL || bytes(x[key]) === FAIL) return FAIL;
       }
     } else {
       const values = Object.values(x);
       if (values.length !== n) return FAIL;
-      for (let k = 0; k < n; k++) if (key$(keys[k]) === FAIL || bytes(values[k]) === FAIL) return FAIL;
+      for (let k = 0; k < n; k++) if ((words !== null ? keyWords(words[k], keys[k]) : key$(keys[k])) === FAIL || bytes(values[k]) === FAIL) return FAIL;
     }
   }
   J.depth--;
