@@ -219,13 +219,18 @@ function child(name, form, op, ms) {
 // two forms of a construct are a few percent apart, and unpinned processes on a 2-core
 // machine moved a pinned 1.15x to 1.61x (recursive decode, 2026-12-05) as the scheduler
 // moved them.
+// Asked once, by the parent only (a child process has no use for it).
 const PIN_CORE = os.cpus().length - 1;
-const PIN = process.platform === 'linux' && spawnSync('taskset', ['--version']).status === 0;
+let pin = null;
+function pinned() {
+  if (pin === null) pin = process.platform === 'linux' && spawnSync('taskset', ['--version']).status === 0;
+  return pin;
+}
 
 // ops/s of one measurement, in a process of its own.
 function measure(name, form, op, ms) {
   const command = [process.execPath, __filename, '--child', `${name},${form},${op}`, '--ms', String(ms)];
-  const [file, ...rest] = PIN ? ['taskset', '-c', String(PIN_CORE), ...command] : command;
+  const [file, ...rest] = pinned() ? ['taskset', '-c', String(PIN_CORE), ...command] : command;
   const out = spawnSync(file, rest, { encoding: 'utf8' });
   if (out.status !== 0) throw new Error(`constructs: ${name} ${form} ${op}: ${out.stderr}`);
   return JSON.parse(out.stdout).opsPerSec;
@@ -238,7 +243,7 @@ function run(rounds = MIN_ROUNDS, ms = 300, only = null) {
   const lines = [
     '## Constructs: each against its plain form',
     '',
-    `The same records (${ITEMS} a message; the thread: 12 roots, 4 levels of replies) with a schema that uses the construct and with its plain form; time of the construct's form / time of the plain form, medians of ${rounds} rounds, one process per measurement${PIN ? ` (pinned to core ${PIN_CORE})` : ''}. Over ${CLIFF}x is flagged. \`node benchmark/constructs.js\`.`,
+    `The same records (${ITEMS} a message; the thread: 12 roots, 4 levels of replies) with a schema that uses the construct and with its plain form; time of the construct's form / time of the plain form, medians of ${rounds} rounds, one process per measurement${pinned() ? ` (pinned to core ${PIN_CORE})` : ''}. Over ${CLIFF}x is flagged. \`node benchmark/constructs.js\`.`,
     '',
     '| construct | what | encode | decode |',
     '|---|---|--:|--:|',
@@ -276,7 +281,7 @@ function run(rounds = MIN_ROUNDS, ms = 300, only = null) {
       '',
       '## Self-describing constructs against msgpackr and JSON',
       '',
-      `The 'with' values above, encoded and decoded by shorn with the construct, by msgpackr with records off (keys and types on the wire, as here) and as JSON bytes; µs per message, medians of ${rounds} rounds, one process per measurement${PIN ? ` (pinned to core ${PIN_CORE})` : ''}, the codecs alternating. Issue 43's floor: shorn at least as fast as both.`,
+      `The 'with' values above, encoded and decoded by shorn with the construct, by msgpackr with records off (keys and types on the wire, as here) and as JSON bytes; µs per message, medians of ${rounds} rounds, one process per measurement${pinned() ? ` (pinned to core ${PIN_CORE})` : ''}, the codecs alternating. Issue 43's floor: shorn at least as fast as both.`,
       '',
       '| construct | op | shorn | msgpackr | JSON bytes | shorn / fastest peer, time |',
       '|---|---|--:|--:|--:|--:|',

@@ -204,6 +204,7 @@ const hasOwn = Object.hasOwn;
 function onPrototype(key) {
   return hasOwn(ObjectPrototype, key);
 }
+
 // Generated decode makes arrays of a known length with it (lib/types/array.js).
 const NewArray = Array;
 const getPrototypeOf = Object.getPrototypeOf;
