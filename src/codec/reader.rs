@@ -60,6 +60,16 @@ impl<'a> Reader<'a> {
         Ok(value)
     }
 
+    /// Reads a zero byte if one is next (a count of 0); false, reading nothing, if not.
+    #[inline(always)]
+    pub fn zero(&mut self) -> bool {
+        if self.input.get(self.pos) == Some(&0) {
+            self.pos += 1;
+            return true;
+        }
+        false
+    }
+
     /// The varint at the current position, without reading past it.
     #[inline]
     pub fn peek_varint(&self) -> Result<u32> {
