@@ -217,6 +217,60 @@ test('text of over 24 bytes decodes as natively: every edge of UTF-8 after and b
   assert.ok(valid > 1500 && refused > 1500, `${valid} well-formed, ${refused} refused`);
 });
 
+test('text of over 24 bytes whose first 8 bytes are not all ASCII, decoded in JS (lib/closures.js, `unitsUtf8`): every edge of UTF-8 at its start, after Latin-1 text and after a wide char; long Latin-1, wide and mixed text; and its heap estimate, as natively', () => {
+  // In Node such text is decoded by a JS loop into a scratch Buffer, one byte a char while
+  // the chars fit one, then two; up to 4,096 bytes (longer text by Buffer#utf8Slice).
+  const check = textChecker();
+  const PAD = Array.from({ length: 30 }, (_, k) => 0x61 + (k % 26));
+  const LATIN1 = [0xc3, 0xa9, 0x61, 0xc2, 0xa0, 0x62, 0xc3, 0xbf];
+  const WIDE = [0xc5, 0x81, 0xe6, 0x9d, 0x8e, 0xf0, 0x9f, 0x9a, 0x80];
+  const EDGES = [0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
+  const CONT = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
+  let valid = 0;
+  let refused = 0;
+  for (const lead of EDGES) {
+    for (const c1 of CONT) {
+      for (const c2 of [...CONT, null]) {
+        for (const c3 of [0x80, 0xbf, null]) {
+          const seq = [lead, c1, c2, c3].filter((x) => x !== null);
+          for (const cut of [1, 2, 3, 4]) {
+            if (cut > seq.length) continue;
+            const core = seq.slice(0, cut);
+            for (const text of [[...core, ...PAD], [...LATIN1, ...core, ...PAD], [...WIDE, ...core, ...PAD], [...LATIN1, ...PAD, ...core]]) {
+              if ('code' in check(Uint8Array.from(text))) refused++;
+              else valid++;
+            }
+          }
+        }
+      }
+    }
+  }
+  assert.ok(valid > 500 && refused > 500, `${valid} well-formed, ${refused} refused`);
+  // Long text around the scratch's 4,096 bytes: Latin-1 alone, wide alone, and Latin-1
+  // turning wide at its end (the one-byte chars copied to two).
+  for (const [unit, tail] of [['é', ''], ['李', ''], ['é', '李'], ['é', '🚀'], ['Łé', '']]) {
+    for (const bytes of [25, 4094, 4095, 4096, 4097, 4100, 9000]) {
+      let text = '';
+      while (Buffer.byteLength(text + unit + tail) <= bytes) text += unit;
+      text += tail;
+      const got = check(new Uint8Array(Buffer.from(text)));
+      assert.deepStrictEqual(got, { value: { s: text, after: 7 } });
+    }
+  }
+  // The heap estimate counts a text's units twice once one is past U+00FF: a budget just
+  // over a one-byte text's estimate takes the Latin-1 text and refuses the wide one of as
+  // many units, at the same offset on every back end.
+  const schema = t.object({ s: t.string(), after: t.uint8() });
+  for (const [latin1, wide] of [['é'.repeat(600), `${'é'.repeat(599)}Ł`], [`Ł${'a'.repeat(599)}`, `Ł${'a'.repeat(599)}`]]) {
+    for (const maxDecodedBytes of [700, 1300, 2400]) {
+      for (const s of [latin1, wide]) {
+        const bytes = compile(schema).encode({ s, after: 7 });
+        agree(schema, { maxDecodedBytes }, (codec) => codec.decode(bytes), {});
+      }
+    }
+  }
+});
+
 test('small messages on the JS back end (the JS read and write of lib/codegen.js where code is generated): values, bytes and errors as natively', () => {
   const schema = t.object({
     id: t.uint32(),

@@ -113,6 +113,8 @@ module.exports = {
   utf8Write: null,
   // Nor Buffer#utf8Slice: the fatal TextDecoder reads text of over 24 bytes.
   utf8Slice: null,
+  // Nor #ucs2Slice: TextDecoder's own speed is the browser's.
+  unitsText: null,
   base64,
   fromBase64,
   loadAddon,

@@ -42,6 +42,42 @@ function nodeUtf8Slice() {
   return (U, from, to) => slice.call(U, from, to);
 }
 
+// Strings made from UTF-16 units (or Latin-1 bytes) that JS decoded from UTF-8 into a
+// scratch Buffer, by Buffer#ucs2Slice (#latin1Slice): one copy. Node 20's V8 makes a
+// string from non-ASCII UTF-8 at ~4 ns a byte (unicodePerson's two strings, 175 bytes:
+// ~700 ns by Buffer#utf8Slice, ~780 by TextDecoder); a JS loop that checks and decodes
+// them into the scratch, and the two copies, take ~350 ns. `units(n)`: the first `n`
+// units of `U16` as a string; `bytes(n)`: the first `n` bytes of `U8`. Only where a probe
+// at load finds it so (ucs2Slice reads little-endian units: a big-endian host fails the
+// probe), else null.
+const UNITS_MAX = 4096;
+function nodeUnitsText() {
+  const ucs2 = Buffer.prototype.ucs2Slice;
+  const latin1 = Buffer.prototype.latin1Slice;
+  if (typeof ucs2 !== 'function' || typeof latin1 !== 'function') return null;
+  const buffer = Buffer.alloc(UNITS_MAX * 3);
+  const U16 = new Uint16Array(buffer.buffer, buffer.byteOffset, UNITS_MAX);
+  const bytes = buffer.subarray(UNITS_MAX * 2);
+  try {
+    U16[0] = 0x61;
+    U16[1] = 0xe9;
+    U16[2] = 0xd83d;
+    U16[3] = 0xde80;
+    bytes[0] = 0xe9;
+    bytes[1] = 0x62;
+    if (ucs2.call(buffer, 0, 8) !== 'a\u00e9\u{1f680}' || latin1.call(bytes, 0, 2) !== '\u00e9b') return null;
+  } catch {
+    return null;
+  }
+  return {
+    max: UNITS_MAX,
+    U16,
+    U8: new Uint8Array(bytes.buffer, bytes.byteOffset, UNITS_MAX),
+    units: (n) => ucs2.call(buffer, 0, 2 * n),
+    bytes: (n) => latin1.call(bytes, 0, n),
+  };
+}
+
 module.exports = {
   name: 'node',
   /** isProxy, isTypedArray, isDate, isMap: by internal slots, running no user code. */
@@ -68,6 +104,8 @@ module.exports = {
    * for what is not UTF-8; or null (then the fatal TextDecoder alone).
    */
   utf8Slice: nodeUtf8Slice(),
+  /** Text from UTF-16 units or Latin-1 bytes decoded by JS (see `nodeUnitsText`), or null. */
+  unitsText: nodeUnitsText(),
   /** The native addon (lib/addon.js), or a throw of ERR_SHORN_NO_ADDON. */
   loadAddon: () => require('./addon'),
 };
