@@ -991,3 +991,59 @@ describe('json object keys, made once per value', () => {
     }
   });
 });
+
+// Arrays of 1 to 4 strings are made as literals (an allocation site V8 may pretenure),
+// except in a message mostly of text, and arrays of numbers never (lib/types/array.js):
+// every length decodes to the packed array it was, in small and large messages and in
+// one mostly of text, and the generated decode has each form where it belongs.
+describe('small arrays of strings', () => {
+  test('decode to packed arrays of every length, in every kind of message', () => {
+    const schema = t.object({ tags: t.array(t.string()), kinds: t.array(t.enum(['a', 'b'])), xs: t.array(t.float64()), n: t.uint8() });
+    const row = (k) => ({ tags: Array.from({ length: k % 7 }, (_, j) => `${WORDS[(k + j) % WORDS.length]}${j}`), kinds: Array.from({ length: k % 6 }, (_, j) => (j % 2 ? 'a' : 'b')), xs: Array.from({ length: k % 5 }, (_, j) => j / 3), n: k % 256 });
+    // Small messages, a large one of short strings, and a large one mostly of text.
+    // (The large one of short strings has one-char tags and floats, so that its text is
+    // not most of it.)
+    const messages = [[row(3)], Array.from({ length: 2000 }, (_, k) => ({ ...row(k), tags: row(k).tags.map((s, j) => String.fromCharCode(97 + j)), xs: [k, k / 3, k / 7, k / 9] })), Array.from({ length: 300 }, (_, k) => ({ ...row(k), tags: row(k).tags.map((s) => s.repeat(40)) }))];
+    const rt = require('../lib/runtime');
+    const denseText = rt.denseText;
+    for (const mode of MODES) {
+      const codec = compileMode(t.array(schema), mode);
+      const asked = [];
+      for (const v of messages) {
+        const bytes = codec.encode(v);
+        rt.denseText = (...args) => {
+          asked.push(denseText(...args));
+          return asked.at(-1);
+        };
+        let back;
+        try {
+          back = codec.decode(bytes);
+        } finally {
+          rt.denseText = denseText;
+        }
+        assert.deepStrictEqual(back, v);
+        for (const r of back) {
+          for (const a of [r.tags, r.kinds, r.xs]) {
+            assert.ok(Array.isArray(a) && Object.getPrototypeOf(a) === Array.prototype);
+            assert.equal(Object.keys(a).length, a.length, 'no holes');
+          }
+        }
+      }
+      // Where code is generated natively, the last message was asked about, and is mostly
+      // text (the one before has a text of one chunk: not asked, not mostly text).
+      assert.deepStrictEqual(asked, mode.codegen && mode.backend === undefined ? [true] : []);
+    }
+  });
+
+  test('the generated decode makes arrays of 1 to 4 strings as literals, but where the text is most of the message, and arrays of numbers by length', () => {
+    const { generate } = require('../lib/codegen');
+    const { analyze } = require('../lib/walk');
+    const strings = t.object({ tags: t.array(t.string()), kinds: t.array(t.enum(['a', 'b'])) });
+    const source = generate(strings, analyze(strings), null).source;
+    assert.match(source, /DT \? new NewArray\(\w+\) : \w+ === 1 \? \[undefined\] : [\s\S]*=== 4 \? \[undefined, undefined, undefined, undefined\] : new NewArray/);
+    assert.match(source, /DT = dense\$;/);
+    const numbers = t.object({ xs: t.array(t.float64()), ys: t.array(t.uint32()) });
+    const plain = generate(numbers, analyze(numbers), null).source;
+    assert.doesNotMatch(plain, /\[undefined\]|\bDT\b/);
+  });
+});

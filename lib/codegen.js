@@ -70,6 +70,8 @@ class Generator {
     this.ctors = new Map();
     // Generating the decode of a small message, whose text is one string (`plainTake`).
     this.plain = false;
+    // Whether a decode uses DT (`denseTest`).
+    this.dense = false;
     // The JS read of a small message (`fastTake`): its statements, an estimate of the heap
     // its values take, and the decode limits it must respect.
     this.fast = null;
@@ -130,6 +132,18 @@ class Generator {
       this.ctors.set(id, ctor);
     }
     return `(D ? new ${ctor.name}(${values.join(', ')}) : ${literal})`;
+  }
+
+  /**
+   * `DT ? new NewArray(n) : ` where a decode may take text-heavy large messages (DT, set in
+   * decode's prologue as D is, without D's prototype test: arrays are made without
+   * assignments), else nothing: the arrays that lib/types/array.js makes as literals (an
+   * allocation site) are made without one there, as `construct` makes objects.
+   */
+  denseTest(n) {
+    if (this.plain || this.layout.positional || this.batch) return '';
+    this.dense = true;
+    return `DT ? new NewArray(${n}) : `;
   }
 
   /** The declarations of the constructors `construct` made, and the keys they assign. */
@@ -901,13 +915,14 @@ ${g.fastFunctions.join('\n')}`;
   // large keep coming, and given back after the first call that needs less than a quarter
   // of it (decode does the same natively: src/binding.rs, decode_bytes).
   const ctors = g.ctorSource();
-  const dense = g.ctors.size === 0 ? '' : `M !== null && rt.denseText(S, X, M, bytes) && rt.protoClean(${g.constant(ctors.keys)})`;
+  const dense = g.ctors.size === 0 ? '' : `dense$ && rt.protoClean(${g.constant(ctors.keys)})`;
   const source = `'use strict';
 const NewArray = rt.NewArray;
 ${fastState}
 ${fastW.encode === '' ? '' : '// The JS write of small messages is skipped for the next skipW$ values (`fastPut`).\nconst OutBuffer = rt.OutBuffer;\nlet skipW$ = 0;\nlet backoffW$ = 1;'}
 ${fastW.encode === '' ? '' : g.writeFunctions.join('\n')}
 ${g.ctors.size === 0 ? '' : `let D = false;\n${ctors.source}`}
+${g.dense ? 'let DT = false;' : ''}
 ${g.split ? `const W = { T: null, i: 0, S: "", B: null, p: 0, X: "", q: 0, M: null, bytes: null, d: 0 };
 // A call from user code (a getter) while this codec's helpers run uses W too: the outer
 // call's W is put back after it.
@@ -974,9 +989,11 @@ function decode(bytes) {
   let i = 0;
   ${plain}
   ${layout.positional ? '// A fixed few strings are one text (as `text()` reads them): no wide text, no chunks.\n  let p = 0;' : WIDE_TEXT}
+  ${g.ctors.size === 0 && !g.dense ? '' : 'const dense$ = M !== null && rt.denseText(S, X, M, bytes);'}
   ${g.ctors.size === 0 ? '' : `// (A decode from user code while this one builds values puts D back when it ends.)
   const outerD = D;
   D = ${dense};`}
+  ${g.dense ? 'const outerDT = DT;\n  DT = dense$;' : ''}
   // While values are built, a call from user code (a prototype's setter, reached only
   // from a polluted prototype) takes a tape of its own, as during an encode: it cannot
   // overwrite the slots this decode still reads.
@@ -988,6 +1005,7 @@ function decode(bytes) {
   } finally {
     st.busy = false;
     ${g.ctors.size === 0 ? '' : 'D = outerD;'}
+    ${g.dense ? 'DT = outerDT;' : ''}
   }
 }
 function encode(v) {

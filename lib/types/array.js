@@ -14,6 +14,24 @@ const rt = require('../runtime');
 // so a sparse array of length 2^32 - 1 fails on its first item instead of on memory.
 const UPFRONT = 1 << 20;
 
+// A decoded array of 1 to 4 items that are not numbers is made as a literal of that many
+// `undefined`s, then filled: a literal has an allocation site, which V8 pretenures when its
+// arrays outlive scavenges, as the objects around them already are (a large message's
+// events, each with its tags); `new Array(n)` has none, so those arrays were copied by
+// every scavenge and promoted on their own. events100k decode: 86-91 -> 71-76 ms, and
+// two-thirds of the scavenges (docs/DESIGN.md, "Small arrays as literals"). Arrays of
+// numbers keep `new Array(n)`: its elements become unboxed doubles, where a literal of
+// `undefined`s holds each double in a heap number. So do arrays in a decode whose text makes
+// most of a large message (`g.denseTest()`), as its objects are made without a site
+// (lib/codegen.js, `construct`): pretenured holders of young strings copy and promote the
+// text at every scavenge.
+const SMALL_LITERALS = ['[undefined]', '[undefined, undefined]', '[undefined, undefined, undefined]', '[undefined, undefined, undefined, undefined]'];
+const STRINGS = new Set(['string', 'enum']);
+function stringItems(d) {
+  while (d.type === 'default') d = d.of;
+  return STRINGS.has(d.type);
+}
+
 // The descriptor members `keys` of `options` for `t.<name>` (checked by the compiler).
 function buildCounts(name, keys, options, d = { type: name }) {
   if (options === undefined) return d;
@@ -138,7 +156,7 @@ module.exports = [
       // An empty one is a literal: 100,000 empty arrays made by `new Array(0)` measured 88
       // heap bytes each with their slots, over the decode budget's estimate of 59 that
       // `[]` keeps to (__test__/budget.test.js).
-      g.dec.push(`const ${n} = T[i++];`, `const ${v} = ${n} === 0 ? [] : new NewArray(${n});`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
+      g.dec.push(`const ${n} = T[i++];`, `const ${v} = ${n} === 0 ? [] : ${!stringItems(d.items) ? '' : `${g.denseTest(n)}${SMALL_LITERALS.map((literal, m) => `${n} === ${m + 1} ? ${literal} : `).join('')}`}new NewArray(${n});`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
       const item = g.take(d.items);
       g.dec.push(`${v}[${k}] = ${item};`, '}');
       return v;
