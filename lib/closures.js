@@ -384,8 +384,6 @@ class In {
     this.wide = true;
     return unitsText.units(n);
   }
-
-
 }
 
 const fromCharCode = String.fromCharCode;

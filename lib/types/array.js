@@ -14,17 +14,17 @@ const rt = require('../runtime');
 // so a sparse array of length 2^32 - 1 fails on its first item instead of on memory.
 const UPFRONT = 1 << 20;
 
-// A decoded array of 1 to 4 items that are not numbers is made as a literal of that many
+// A decoded array of 1 to 4 strings or enum values is made as a literal of that many
 // `undefined`s, then filled: a literal has an allocation site, which V8 pretenures when its
 // arrays outlive scavenges, as the objects around them already are (a large message's
 // events, each with its tags); `new Array(n)` has none, so those arrays were copied by
-// every scavenge and promoted on their own. events100k decode: 86-91 -> 71-76 ms, and
-// two-thirds of the scavenges (docs/DESIGN.md, "Small arrays as literals"). Arrays of
-// numbers keep `new Array(n)`: its elements become unboxed doubles, where a literal of
-// `undefined`s holds each double in a heap number. So do arrays in a decode whose text makes
-// most of a large message (`g.denseTest()`), as its objects are made without a site
-// (lib/codegen.js, `construct`): pretenured holders of young strings copy and promote the
-// text at every scavenge.
+// every scavenge and promoted on their own. events100k decode: 86-91 -> 71-76 ms, its
+// scavenges 70 -> 44 over 35 decodes (docs/DESIGN.md, "Small arrays as literals"). Others
+// keep `new Array(n)`: of numbers, its elements become unboxed doubles, where a literal of
+// `undefined`s holds each double in a heap number; of objects, citm_catalog decoded ~2%
+// slower with literals. So do arrays in a decode whose text makes most of a large message
+// (`g.denseTest()`), as its objects are made without a site (lib/codegen.js, `construct`):
+// pretenured holders of young strings copy and promote the text at every scavenge.
 const SMALL_LITERALS = ['[undefined]', '[undefined, undefined]', '[undefined, undefined, undefined]', '[undefined, undefined, undefined, undefined]'];
 const STRINGS = new Set(['string', 'enum']);
 function stringItems(d) {
