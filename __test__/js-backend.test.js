@@ -92,6 +92,24 @@ function textChecker() {
   };
 }
 
+// Every 1-4 byte prefix of a sequence from lead byte `edges` and continuation bytes of
+// the UTF-8 grammar's edges (the third from CONT or none, the fourth from `lasts` or
+// none), in the same order each time: the cores the text tests put around ASCII, Latin-1
+// and wide text.
+const CONT = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
+function* utf8Cores(edges, lasts) {
+  for (const lead of edges) {
+    for (const c1 of CONT) {
+      for (const c2 of [...CONT, null]) {
+        for (const c3 of [...lasts, null]) {
+          const seq = [lead, c1, c2, c3].filter((x) => x !== null);
+          for (let cut = 1; cut <= seq.length; cut++) yield seq.slice(0, cut);
+        }
+      }
+    }
+  }
+}
+
 // Short text (up to 24 bytes) is decoded in JS on this back end (lib/closures.js,
 // `shortUtf8`), longer text by a fatal TextDecoder: every 1-4 byte sequence of the UTF-8
 // grammar's edges, alone and between ASCII, and random and mutated short texts, decode as
@@ -99,22 +117,10 @@ function textChecker() {
 test('short text decodes as natively: every edge of UTF-8, and random and mutated bytes', () => {
   const check = textChecker();
   const EDGES = [0x00, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff];
-  const CONT = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
   let valid = 0;
-  for (const lead of EDGES) {
-    for (const c1 of CONT) {
-      for (const c2 of [...CONT, null]) {
-        for (const c3 of [0x80, 0xbf, 0x41, null]) {
-          const seq = [lead, c1, c2, c3].filter((x) => x !== null);
-          for (const cut of [1, 2, 3, 4]) {
-            if (cut > seq.length) continue;
-            const core = seq.slice(0, cut);
-            if (!('code' in check(Uint8Array.from(core)))) valid++;
-            check(Uint8Array.from([0x61, ...core, 0x62]));
-          }
-        }
-      }
-    }
+  for (const core of utf8Cores(EDGES, [0x80, 0xbf, 0x41])) {
+    if (!('code' in check(Uint8Array.from(core)))) valid++;
+    check(Uint8Array.from([0x61, ...core, 0x62]));
   }
   // Random text: mostly well-formed (several scripts), then with a byte changed or cut.
   const SAMPLES = ['zoë', 'łukasz', 'søren', 'ñuño', '李小龍', 'ярослава', '🚀x', 'ÿ', 'a\u0000b', '\ufeffbom', 'é🌍é', '\u07ff\u0800\uffff'];
@@ -172,24 +178,12 @@ test('text of over 24 bytes decodes as natively: every edge of UTF-8 after and b
   const check = textChecker();
   const PAD = Array.from({ length: 30 }, (_, k) => 0x61 + (k % 26));
   const EDGES = [0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xf8, 0xfc, 0xfe, 0xff];
-  const CONT = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
   let valid = 0;
   let refused = 0;
-  for (const lead of EDGES) {
-    for (const c1 of CONT) {
-      for (const c2 of [...CONT, null]) {
-        for (const c3 of [0x80, 0xbf, null]) {
-          const seq = [lead, c1, c2, c3].filter((x) => x !== null);
-          for (const cut of [1, 2, 3, 4]) {
-            if (cut > seq.length) continue;
-            const core = seq.slice(0, cut);
-            for (const text of [[...PAD, ...core], [...core, ...PAD], [...PAD, ...core, 0xc3, 0xa9]]) {
-              if ('code' in check(Uint8Array.from(text))) refused++;
-              else valid++;
-            }
-          }
-        }
-      }
+  for (const core of utf8Cores(EDGES, [0x80, 0xbf])) {
+    for (const text of [[...PAD, ...core], [...core, ...PAD], [...PAD, ...core, 0xc3, 0xa9]]) {
+      if ('code' in check(Uint8Array.from(text))) refused++;
+      else valid++;
     }
   }
   // U+FFFD, U+FEFF and the largest code points in the text itself: well-formed.
@@ -225,24 +219,12 @@ test('text of over 24 bytes whose first 8 bytes are not all ASCII, decoded in JS
   const LATIN1 = [0xc3, 0xa9, 0x61, 0xc2, 0xa0, 0x62, 0xc3, 0xbf];
   const WIDE = [0xc5, 0x81, 0xe6, 0x9d, 0x8e, 0xf0, 0x9f, 0x9a, 0x80];
   const EDGES = [0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
-  const CONT = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
   let valid = 0;
   let refused = 0;
-  for (const lead of EDGES) {
-    for (const c1 of CONT) {
-      for (const c2 of [...CONT, null]) {
-        for (const c3 of [0x80, 0xbf, null]) {
-          const seq = [lead, c1, c2, c3].filter((x) => x !== null);
-          for (const cut of [1, 2, 3, 4]) {
-            if (cut > seq.length) continue;
-            const core = seq.slice(0, cut);
-            for (const text of [[...core, ...PAD], [...LATIN1, ...core, ...PAD], [...WIDE, ...core, ...PAD], [...LATIN1, ...PAD, ...core]]) {
-              if ('code' in check(Uint8Array.from(text))) refused++;
-              else valid++;
-            }
-          }
-        }
-      }
+  for (const core of utf8Cores(EDGES, [0x80, 0xbf])) {
+    for (const text of [[...core, ...PAD], [...LATIN1, ...core, ...PAD], [...WIDE, ...core, ...PAD], [...LATIN1, ...PAD, ...core]]) {
+      if ('code' in check(Uint8Array.from(text))) refused++;
+      else valid++;
     }
   }
   assert.ok(valid > 500 && refused > 500, `${valid} well-formed, ${refused} refused`);
