@@ -7,7 +7,7 @@
 
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
-const { shorn, MODES, compileMode, compileBoth, assertShornError, toHex, fromHex } = require('./helpers');
+const { shorn, MODES, compileMode, compileBoth, assertShornError, toHex, fromHex, marshallerOf } = require('./helpers');
 
 const { t, compile } = shorn;
 
@@ -604,10 +604,10 @@ describe('constraints are part of the descriptor', () => {
     const { generate } = require('../lib/codegen');
     const { analyze } = require('../lib/walk');
     const d = t.object({ a: t.uint8(), s: t.string(), l: t.array(t.float64()), m: t.map(t.string(), t.bytes()) });
-    const { source } = generate(d, analyze(d), null);
+    const { source } = generate(d, analyze(d), marshallerOf(d));
     assert.doesNotMatch(source, /violation|decodeViolation/);
     const c = t.object({ a: t.uint8({ max: 3 }), s: t.string({ format: 'url' }) });
-    assert.match(generate(c, analyze(c), null).source, /G\.violation[\s\S]*G\.decodeViolation/);
+    assert.match(generate(c, analyze(c), marshallerOf(c)).source, /G\.violation[\s\S]*G\.decodeViolation/);
   });
 });
 

@@ -407,7 +407,14 @@ function cliRunner(dir) {
   return { shornCli, ok, file };
 }
 
+// The generic marshaller of `descriptor`, as compile makes it: lib/codegen.js takes it to
+// generate code (enum indexes, variant tags, recursive definitions, defaults).
+function marshallerOf(descriptor, info = require('../lib/walk').analyze(descriptor)) {
+  return require('../lib/generic').build(descriptor, info, null, 128).marshaller;
+}
+
 module.exports = {
+  marshallerOf,
   cliRunner,
   mulberry32,
   shorn,

@@ -6,7 +6,7 @@
 
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
-const { shorn, MODES, compileMode, assertShornError, fromHex, toHex, concatBytes, varint } = require('./helpers');
+const { shorn, MODES, compileMode, assertShornError, fromHex, toHex, concatBytes, varint, marshallerOf } = require('./helpers');
 
 const { t, compile } = shorn;
 
@@ -160,7 +160,7 @@ describe('recursive types in generated code (issue 41)', () => {
 
   test('a definition is encoded and decoded by generated functions of its own, not handed to the generic marshaller', () => {
     const descriptor = JSON.parse(JSON.stringify(t.array(Comment)));
-    const { source } = generate(descriptor, analyze(descriptor), null);
+    const { source } = generate(descriptor, analyze(descriptor), marshallerOf(descriptor));
     // One take and one put function for the definition, which its refs call.
     assert.match(source, /function take_h\d+\(\)/);
     assert.match(source, /function put_h\d+\(x\)/);

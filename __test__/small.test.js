@@ -9,7 +9,7 @@
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 const { inspect } = require('node:util');
-const { shorn, mulberry32: random } = require('./helpers');
+const { shorn, mulberry32: random, marshallerOf } = require('./helpers');
 const { generate } = require('../lib/codegen');
 const { analyze } = require('../lib/walk');
 const rt = require('../lib/runtime');
@@ -266,7 +266,6 @@ const CASES = {
 };
 
 // What `generate` needs of a schema's generic marshaller to generate code (a default's value).
-const STUB_G = { defaultValue: () => null };
 
 // Values equal in everything a caller can see: keys in order, prototypes, own data
 // properties, and -0.
@@ -319,7 +318,7 @@ describe('the JS read of small messages', () => {
   for (const [name, { schema, value, simple, writer }] of Object.entries(CASES)) {
     test(`${name}: it is generated`, () => {
       const info = analyze(schema);
-      const { source } = generate(schema, info, STUB_G);
+      const { source } = generate(schema, info, marshallerOf(schema, info));
       assert.match(source, /fast: \{/);
       // A large schema reads each union variant in a function of its own.
       assert.equal(/function fr\d+\(bytes, n\$, o\$\)/.test(source), info.split, 'variant functions in a large schema only');
@@ -428,7 +427,7 @@ describe('the JS read of small messages', () => {
       t.object({ a: t.array(t.uint8(), { maxItems: 3 }) }),
       t.object({ a: t.bytes() }),
     ];
-    for (const d of none) assert.doesNotMatch(generate(d, analyze(d), null).source, /fast: \{/, JSON.stringify(d));
+    for (const d of none) assert.doesNotMatch(generate(d, analyze(d), marshallerOf(d)).source, /fast: \{/, JSON.stringify(d));
     // Bounds, lengths, patterns and formats are checked by the JS read itself.
     const some = [
       t.object({ a: t.float64({ min: 0 }) }),
@@ -437,14 +436,14 @@ describe('the JS read of small messages', () => {
       t.object({ a: t.string({ format: 'email' }) }),
       t.object({ a: t.string({ pattern: '^a' }) }),
     ];
-    for (const d of some) assert.match(generate(d, analyze(d), null).source, /fast: \{/, JSON.stringify(d));
+    for (const d of some) assert.match(generate(d, analyze(d), marshallerOf(d)).source, /fast: \{/, JSON.stringify(d));
     const person = CASES.person.schema;
     const limits = { maxStringBytes: -1, maxArrayLength: -1, budget: Infinity };
-    assert.doesNotMatch(generate(person, analyze(person), null, null, { ...limits, maxStringBytes: 2 }).source, /fast: \{/);
-    assert.doesNotMatch(generate(person, analyze(person), null, null, { ...limits, budget: 100 }).source, /fast: \{/);
+    assert.doesNotMatch(generate(person, analyze(person), marshallerOf(person), null, { ...limits, maxStringBytes: 2 }).source, /fast: \{/);
+    assert.doesNotMatch(generate(person, analyze(person), marshallerOf(person), null, { ...limits, budget: 100 }).source, /fast: \{/);
     const list = t.array(t.uint8());
-    assert.match(generate(list, analyze(list), null, null, limits).source, /fast: \{/);
-    assert.doesNotMatch(generate(list, analyze(list), null, null, { ...limits, maxArrayLength: 3 }).source, /fast: \{/);
+    assert.match(generate(list, analyze(list), marshallerOf(list), null, limits).source, /fast: \{/);
+    assert.doesNotMatch(generate(list, analyze(list), marshallerOf(list), null, { ...limits, maxArrayLength: 3 }).source, /fast: \{/);
     assert.throws(() => compile(list, { maxArrayLength: 3 }).decode(Uint8Array.of(4, 1, 2, 3, 4)), { code: 'ERR_SHORN_LIMIT' });
     // Through compile: the limits hold as they do natively.
     const bytes = compile(person).encode({ id: 1, name: 'Ada', age: 2, active: true });
@@ -455,7 +454,7 @@ describe('the JS read of small messages', () => {
 
   test('a JS read given up is skipped for the next 1, 2, 4, ... 64 messages, and tried again after one it reads', () => {
     const codec = compile(CASES.person.schema);
-    const src = generate(CASES.person.schema, analyze(CASES.person.schema), null).source;
+    const src = generate(CASES.person.schema, analyze(CASES.person.schema), marshallerOf(CASES.person.schema)).source;
     assert.match(src, /skip\$ = backoff\$;/);
     // Observable only in time; here, that values and errors stay right through it.
     const good = codec.encode({ id: 1, name: 'Ada', age: 2, active: true });
@@ -543,7 +542,7 @@ describe('the JS write of small messages', () => {
   for (const [name, { schema, value, simple, writer }] of Object.entries(CASES)) {
     test(`${name}: it is generated`, () => {
       const info = analyze(schema);
-      const { source } = generate(schema, info, STUB_G);
+      const { source } = generate(schema, info, marshallerOf(schema, info));
       assert.match(source, /write: \{/);
       // A large schema writes each union variant in a function of its own.
       assert.equal(/function fw\d+\(x, w\$, U, o, e\$\)/.test(source), info.split, 'variant functions in a large schema only');
@@ -651,7 +650,7 @@ describe('the JS write of small messages', () => {
       t.json(),
       t.recursive('R', (self) => t.object({ next: t.nullable(self) })),
     ];
-    for (const d of none) assert.doesNotMatch(generate(d, analyze(d), null).source, /write: \{/, JSON.stringify(d));
+    for (const d of none) assert.doesNotMatch(generate(d, analyze(d), marshallerOf(d)).source, /write: \{/, JSON.stringify(d));
     const codec = compile(t.object({ a: t.uint8(), b: t.bytes() }));
     assert.equal(written(codec.encode({ a: 1, b: Uint8Array.of(1) })), false);
   });

@@ -5,7 +5,7 @@
 // hold must come back right on both sides of that size, in both marshallers.
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
-const { shorn, MODES, compileMode, runIsolated } = require('./helpers');
+const { shorn, MODES, compileMode, runIsolated, marshallerOf } = require('./helpers');
 
 const { t } = shorn;
 const WORDS = ['plain', 'café', '数学者', '', 'ÿé', 'a🚀b', 'Łukasz', 'x'.repeat(300), 'Программистка'];
@@ -1039,11 +1039,11 @@ describe('small arrays of strings', () => {
     const { generate } = require('../lib/codegen');
     const { analyze } = require('../lib/walk');
     const strings = t.object({ tags: t.array(t.string()), kinds: t.array(t.enum(['a', 'b'])) });
-    const source = generate(strings, analyze(strings), null).source;
+    const source = generate(strings, analyze(strings), marshallerOf(strings)).source;
     assert.match(source, /DT \? new NewArray\(\w+\) : \w+ === 1 \? \[undefined\] : [\s\S]*=== 4 \? \[undefined, undefined, undefined, undefined\] : new NewArray/);
     assert.match(source, /DT = dense\$;/);
     const numbers = t.object({ xs: t.array(t.float64()), ys: t.array(t.uint32()) });
-    const plain = generate(numbers, analyze(numbers), null).source;
+    const plain = generate(numbers, analyze(numbers), marshallerOf(numbers)).source;
     assert.doesNotMatch(plain, /\[undefined\]|\bDT\b/);
   });
 });

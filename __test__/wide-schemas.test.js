@@ -13,7 +13,7 @@ const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { z } = require('zod');
-const { shorn, assertShornError } = require('./helpers');
+const { shorn, assertShornError, marshallerOf } = require('./helpers');
 const { analyze, MAX_FUNCTION_NODES } = require('../lib/walk');
 const codegen = require('../lib/codegen');
 
@@ -24,7 +24,7 @@ const ROOT = path.join(__dirname, '..');
 // The generated source of `schema` (as compile would generate it; no defaults in it).
 function generatedSource(schema) {
   const descriptor = JSON.parse(JSON.stringify(schema));
-  return codegen.generate(descriptor, analyze(descriptor), null);
+  return codegen.generate(descriptor, analyze(descriptor), marshallerOf(descriptor));
 }
 
 function fieldsOf(n, type, value) {
@@ -163,7 +163,7 @@ describe('issue 37 #8: wide schemas work, generated code handing the parts too w
     const info = analyze(descriptor);
     assert.equal(info.handedOff.has(descriptor), true);
     info.handedOff.clear();
-    assert.throws(() => codegen.generate(descriptor, info, null), (e) => e instanceof EvalError && /\$ puts more than 2048 descriptors in one generated function/.test(e.message));
+    assert.throws(() => codegen.generate(descriptor, info, marshallerOf(descriptor, info)), (e) => e instanceof EvalError && /\$ puts more than 2048 descriptors in one generated function/.test(e.message));
   });
 
   test('a union of 2,000 variants is compiled by V8 with a 200 KB stack (no else-if chain of 2,000)', () => {

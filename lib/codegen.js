@@ -10,6 +10,9 @@ const { pathKey } = require('./errors');
 const rt = require('./runtime');
 const { literalKey } = require('./types/object');
 const { MAX_FUNCTION_NODES } = require('./walk');
+const { lowering } = require('./lower');
+const { sizesOf } = require('./inspect');
+const small = require('./small');
 
 // A path as generated code: static text and loop variables, rendered as a JS expression
 // only inside `throw` statements, so the happy path never builds a path string.
@@ -90,7 +93,11 @@ class Generator {
     // (`rawWriter`), and their source, in the factory's scope.
     this.rawWriters = new Map();
     this.rawFunctions = [];
-    // The longest string a JS write takes (`emitWrite` of string): no limit for a small
+    // The schema being generated, and its lowering, made by the first JS read or write
+    // (`op`).
+    this.root = null;
+    this.lowering = null;
+    // The longest string a JS write takes (lib/small.js, `string`): no limit for a small
     // message; RAW_TEXT_MAX units for a record in the tape, whose longer text the native
     // side transcodes faster than a JS loop (docs/DESIGN.md, "JS writes a json value's
     // bytes").
@@ -482,7 +489,7 @@ class Generator {
 
   /**
    * The JS read of a message of at most SET_INPUT bytes, or '' where the schema has a
-   * type without one (`emitRead` in lib/types/*.js). Such a message (person's 8 bytes,
+   * type without one (lib/small.js, READ). Such a message (person's 8 bytes,
    * nestedEvent's 61) is read by JS from the caller's bytes, with no native call, where
    * every value is in the form small values of its type take: varints of up to 32 bits (an
    * int's and a date's up to 2^53 - 1),
@@ -505,7 +512,7 @@ class Generator {
     this.fast = [];
     this.fastCost = 0;
     this.fastFunctions = [];
-    const result = this.read(d);
+    const result = this.read(this.op(d));
     const body = this.fast;
     this.fast = null;
     // Twice the estimate (docs/FORMAT.md, "The decode budget", counts less for these
@@ -532,7 +539,7 @@ class Generator {
 
   /**
    * The JS write of a small message, or '' where the schema has a type without one
-   * (`emitWrite` in lib/types/*.js). A message of at most WRITE_MAX bytes (person's 8,
+   * (lib/small.js, WRITE). A message of at most WRITE_MAX bytes (person's 8,
    * nestedEvent's 61) is written by JS straight into a slab of its own (`rt.writer`), with
    * no tape and no native call, when every value in it is valid and in the form small
    * values take: integers (and dates) within 2^52, ASCII strings, floats other than NaN,
@@ -552,7 +559,7 @@ class Generator {
     this.wr = [];
     this.floats = false;
     this.writeFunctions = [];
-    const ok = this.write(d, 'v');
+    const ok = this.write(this.op(d), 'v');
     const body = this.wr;
     this.wr = null;
     if (!ok || tooLarge(body)) return { encode: '', encodeInto: '' };
@@ -595,10 +602,23 @@ class Generator {
   } else skipW$--;`;
   }
 
-  /** Emits the JS write of `x` as a `d` (`fastPut`); false if its type has none. */
-  write(d, x) {
-    const type = TYPES.get(d.type);
-    return type.emitWrite !== undefined && !this.handedOff.has(d) && type.emitWrite(this, d, x) === true;
+  /**
+   * Emits the JS write of `x` as operation `op` of the lowering (`fastPut`, lib/small.js);
+   * false if it has none.
+   */
+  write(op, x) {
+    const write = small.WRITE[op.op];
+    return write !== undefined && !this.handedOff.has(op.d) && write(this, op, x) === true;
+  }
+
+  /**
+   * The operation of descriptor `d` in the schema's lowering (lib/lower.js), over which
+   * the JS read and write of small messages are generated (lib/small.js); the lowering is
+   * made on first use, for the schema being generated (`root`).
+   */
+  op(d) {
+    if (this.lowering === null) this.lowering = lowering(this.G, sizesOf(this.root, this.info.refs));
+    return this.lowering.node(d);
   }
 
   /**
@@ -622,17 +642,17 @@ class Generator {
   }
 
   /**
-   * The JS write of `x` as a `d`, as `write`, in a function of its own (`fastPut` of a
-   * large schema, for each variant of a union; see `readApart`). The function writes at
+   * The JS write of `x` as operation `op`, as `write`, in a function of its own (`fastPut`
+   * of a large schema, for each variant of a union; see `readApart`). The function writes at
    * `o` and returns where it ended, or -1 where it gives up. A variant with no JS write, or
    * whose write alone would be over FAST_SOURCE_MAX, gives it up for its own values only.
    */
-  writeApart(d, x) {
+  writeApart(op, x) {
     const [outerFloats, functions] = [this.floats, this.writeFunctions.length];
     this.floats = false;
     let ok = false;
     const body = this.inner('wr', () => {
-      ok = this.write(d, 'x');
+      ok = this.write(op, 'x');
     });
     // The function reads the DataView itself; the caller's block need not.
     const floats = this.floats;
@@ -658,7 +678,7 @@ class Generator {
 
   /**
    * The name of a function that writes a whole `d` in its bytes on the wire, as the JS
-   * write of small messages writes it (`emitWrite`): `(x, w$, U, o, e$)` writes at `o` of
+   * write of small messages writes it (lib/small.js): `(x, w$, U, o, e$)` writes at `o` of
    * byte array `U`, never a float past `e$` (`w$.DV` is U's DataView), and returns where
    * it ended, or -1 where it gives up (an invalid value, text not ASCII, past `e$`). For
    * a record written into the tape (lib/types/record.js). Null where `d` has no JS write,
@@ -678,7 +698,7 @@ class Generator {
     let floats;
     let functions;
     try {
-      ok = this.write(d, 'x');
+      ok = this.write(this.op(d), 'x');
       [body, floats, functions] = [this.wr, this.floats, this.writeFunctions];
     } finally {
       [this.wr, this.floats, this.writeFunctions, this.writeTextMax] = saved;
@@ -721,26 +741,29 @@ class Generator {
     this.wr.push(`let ${w} = ${x};`, `while (${w} > 127) { U[o++] = (${w} & 127) | 128; ${w} >>>= 7; }`, `U[o++] = ${w};`);
   }
 
-  /** The JS read of `d` (`fastTake`): an expression, or null if its type has none. */
-  read(d) {
-    const type = TYPES.get(d.type);
-    return type.emitRead === undefined || this.handedOff.has(d) ? null : type.emitRead(this, d);
+  /**
+   * The JS read of operation `op` (`fastTake`, lib/small.js): an expression, or null if it
+   * has none.
+   */
+  read(op) {
+    const read = small.READ[op.op];
+    return read === undefined || this.handedOff.has(op.d) ? null : read(this, op);
   }
 
   /**
-   * The JS read of `d` as `read`, in a function of its own (`fastTake` of a large schema,
+   * The JS read of operation `op` as `read`, in a function of its own (`fastTake` of a large schema,
    * for each variant of a union): V8 optimizes no function over ~60 KB of bytecode, and
    * a union of many message types read inline made one (github_events' was 174 KB of
    * source). The function reads from `o$` and returns the value, leaving its end in `fo$`,
-   * or returns GIVE_UP$ where the read is given up. Where `d` has no JS read, or its read
+   * or returns GIVE_UP$ where the read is given up. Where `op` has no JS read, or its read
    * alone would be over FAST_SOURCE_MAX, its messages give the JS read up (github_events'
    * ForkEvent, whose repository has 60 fields), and the other variants keep theirs.
    */
-  readApart(d) {
+  readApart(op) {
     const [cost, functions] = [this.fastCost, this.fastFunctions.length];
     let x = null;
     const body = this.inner('fast', () => {
-      x = this.read(d);
+      x = this.read(op);
     });
     if (x === null || tooLarge(body)) {
       this.fastCost = cost;
@@ -871,6 +894,7 @@ function generate(descriptor, info, G, overrides = null, limits = DEFAULT_LIMITS
   g.G = G;
   g.overrides = overrides;
   g.limits = limits;
+  g.root = descriptor;
   const { layout } = info;
   const minimum = g.slots(descriptor);
   g.put(descriptor, 'v', new PathExpr(['$']), minimum);
@@ -1110,6 +1134,7 @@ function buildSmall(descriptor, info, G, limits = DEFAULT_LIMITS) {
   g.G = G;
   g.overrides = null;
   g.limits = limits;
+  g.root = descriptor;
   const fast = g.fastTake(descriptor);
   const fastW = info.handsOff ? { encode: '', encodeInto: '' } : g.fastPut(descriptor);
   if (fast === '' && fastW.encode === '') return null;

@@ -387,6 +387,26 @@ const STOP = Symbol('inspect: stop the walk');
 
 // The fewest bytes of each recursive definition, to a fixed point (src/types/recursive.rs,
 // resolve): every definition starts at 0 and only grows.
+/**
+ * The fewest bytes a value of each descriptor of schema `descriptor` takes (`minBytes`),
+ * as the walk reckons them, without the rest of its analysis: for a lowering (lib/lower.js)
+ * made where the schema's analysis (lib/walk.js, `analyze`: `refs`) is at hand. The sizes
+ * of recursive definitions are worked out when one is first asked for.
+ */
+function sizesOf(descriptor, refs) {
+  const r = {
+    refs,
+    sizes: null,
+    minBytes: (d) => TYPES.get(d.type).minBytes(d, r),
+    defSize(d) {
+      if (r.sizes === null) defSizes(descriptor, r);
+      return r.sizes.get(d) || 0;
+    },
+    target: (ref) => refs.get(ref),
+  };
+  return r;
+}
+
 function defSizes(descriptor, r) {
   const defs = [];
   walk(descriptor, (d) => {
@@ -447,4 +467,4 @@ function inspectBytes(descriptor, bytes, limits, { onRow, stopAt } = {}) {
   return { rows: r.rows, value: error || stopped ? undefined : value, error, end: r.pos, stopped };
 }
 
-module.exports = { inspectBytes, Inspector, DEFAULT_LIMITS };
+module.exports = { inspectBytes, Inspector, sizesOf, DEFAULT_LIMITS };

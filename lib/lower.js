@@ -6,7 +6,9 @@
 // default), `presence` (nullable), `default`, `record`, `map` (entries), `union` and
 // `tagged` (branches), and `call` (a recursive definition). Each operation also holds its
 // descriptor (`d`) and whether it has constraints (`checked`). Back ends run over it:
-// lib/closures.js (no code generation). This is the driver; it knows no type.
+// lib/closures.js (the JS back end, with or without code generation) and lib/small.js
+// (the generated JS read and write of small messages, lib/codegen.js). This is the
+// driver; it knows no type.
 
 const { TYPES } = require('./types');
 const { constraintsOf } = require('./constraints');
@@ -60,12 +62,12 @@ function countCost(d) {
 }
 
 /**
- * Lowers `descriptor`: its operation graph (a recursive definition's `call` refers to the
- * definition's operation, made once). `m`: the codec's marshaller (enum indexes, variant
- * tests, defaults); `sizes`: what gives the fewest bytes of a value (`minBytes(d)`, as
- * `shorn inspect` computes it).
+ * A lowering: `node(d)` gives descriptor `d`'s operation, made once for each descriptor
+ * (a recursive definition's `call` refers to the definition's operation, made once).
+ * `m`: the codec's marshaller (enum indexes, variant tests, defaults); `sizes`: what
+ * gives the fewest bytes of a value (`minBytes(d)`, as `shorn inspect` computes it).
  */
-function lower(descriptor, m, sizes) {
+function lowering(m, sizes) {
   const done = new Map();
   const calls = new Map();
   const L = {
@@ -96,7 +98,12 @@ function lower(descriptor, m, sizes) {
     itemCost: (d) => HEAP.item + elementCost(d),
     entryCost: countCost,
   };
-  return L.node(descriptor);
+  return L;
 }
 
-module.exports = { lower, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED };
+/** Lowers `descriptor`: its operation graph (`lowering`). */
+function lower(descriptor, m, sizes) {
+  return lowering(m, sizes).node(descriptor);
+}
+
+module.exports = { lower, lowering, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED };

@@ -111,41 +111,6 @@ module.exports = [
       g.enc.push('}');
       g.room(room);
     },
-    // The JS write of a small message (lib/codegen.js, `fastPut`): the count, then each
-    // item; no more items than bytes left (each takes one at least).
-    emitWrite(g, d, x) {
-      if (constrained(d)) return false;
-      const n = g.fresh('n');
-      const k = g.fresh('k');
-      const y = g.fresh('y');
-      g.wr.push(`if (!Array.isArray(${x})) break write;`, `const ${n} = ${x}.length;`, `if (${n} > e$ - o) break write;`);
-      g.writeVarint(n);
-      g.wr.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${y} = ${x}[${k}];`);
-      if (!g.write(d.items, y)) return false;
-      g.wr.push('if (o > e$) break write;', '}');
-      return true;
-    },
-    // The JS read of a small message (lib/codegen.js, `fastTake`): no more items than bytes
-    // left (each takes one at least), each read in a loop.
-    emitRead(g, d) {
-      const max = g.limits.maxArrayLength;
-      if (d.minItems !== undefined || d.maxItems !== undefined || (max >= 0 && max < rt.SET_INPUT)) return null;
-      const n = g.readVarint();
-      const v = g.fresh('r');
-      const k = g.fresh('k');
-      g.fast.push(`if (${n} > n$ - o$) break fast;`, `const ${v} = ${n} === 0 ? [] : new NewArray(${n});`);
-      const outer = g.fast;
-      const cost = g.fastCost;
-      g.fast = [];
-      const item = g.read(d.items);
-      const body = g.fast;
-      g.fast = outer;
-      if (item === null) return null;
-      // At most SET_INPUT items, each costing what its read counted and a slot.
-      g.fastCost = cost + 48 + (g.fastCost - cost + 11) * rt.SET_INPUT;
-      g.fast.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, ...body, `${v}[${k}] = ${item};`, '}');
-      return v;
-    },
     emitTake(g, d) {
       const n = g.fresh('n');
       const k = g.fresh('k');

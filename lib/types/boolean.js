@@ -12,17 +12,6 @@ module.exports = [
       g.enc.push(`if (typeof ${x} !== 'boolean') ${g.fail(path, shown, x)}`, `T[i++] = ${x} ? 1 : 0;`);
     },
     emitTake: () => 'T[i++] !== 0',
-    // The JS read of a small message (lib/codegen.js, `fastTake`).
-    emitRead(g) {
-      const b = g.readByte();
-      g.fast.push(`if (${b} > 1) break fast;`);
-      return `${b} !== 0`;
-    },
-    // The JS write of a small message (lib/codegen.js, `fastPut`).
-    emitWrite(g, d, x) {
-      g.wr.push(`if (typeof ${x} !== 'boolean') break write;`, `U[o++] = ${x} ? 1 : 0;`);
-      return true;
-    },
     test: (d, x) => typeof x === 'boolean',
     put(c, d, x, shown) {
       if (typeof x !== 'boolean') throw c.fail(shown, x);

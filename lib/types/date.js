@@ -5,7 +5,6 @@
 // read with the Date.prototype.getTime captured at load, so no user code runs.
 
 const rt = require('../runtime');
-const { unzigzag53Js } = require('./integer');
 
 module.exports = [
   {
@@ -20,21 +19,6 @@ module.exports = [
       g.enc.push(`const ${ms} = rt.dateTime(${x});`, `if (${ms} !== ${ms}) ${g.fail(path, shown, x)}`, `T[i++] = ${ms};`);
     },
     emitTake: () => 'new Date(T[i++])',
-    // The JS read of a small message (lib/codegen.js, `fastTake`): the zigzag varint, up
-    // to 2^53 - 1, so within ±2^52 ms, inside a Date's range (longer ones are left to the
-    // native decode).
-    emitRead(g) {
-      g.fastCost += 112;
-      return `new Date(${unzigzag53Js(g.readVarint53())})`;
-    },
-    // The JS write of a small message (lib/codegen.js, `fastPut`): the epoch ms, as
-    // `emitPut` reads them.
-    emitWrite(g, d, x) {
-      const ms = g.fresh('ms');
-      g.wr.push(`const ${ms} = rt.dateTime(${x});`, `if (${ms} !== ${ms}) break write;`);
-      g.writeZigzag(ms);
-      return true;
-    },
     test: (d, x) => !Number.isNaN(rt.dateTime(x)),
     put(c, d, x, shown) {
       const ms = rt.dateTime(x);

@@ -32,14 +32,6 @@ module.exports = [
       g.put(d.of, y, path, room);
     },
     emitTake: (g, d) => g.take(d.of),
-    // The JS read and write of a small message (lib/codegen.js, `fastTake`, `fastPut`):
-    // the type's, with the default for undefined on the way in, as `emitPut`.
-    emitRead: (g, d) => g.read(d.of),
-    emitWrite(g, d, x) {
-      const y = g.fresh('d');
-      g.wr.push(`const ${y} = ${x} === undefined ? ${g.constant(g.defaultValue(d))} : ${x};`);
-      return g.write(d.of, y);
-    },
     test: (d, x, c) => x === undefined || c.test(d.of, x),
     put(c, d, x) {
       c.put(d.of, x === undefined ? c.m.defaultValue(d) : x);

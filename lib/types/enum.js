@@ -40,27 +40,6 @@ module.exports = [
       }
     },
     emitTake: (g, d) => `${g.constant(d.values)}[T[i++]]`,
-    // The JS read of a small message (lib/codegen.js, `fastTake`).
-    emitRead(g, d) {
-      const k = g.readVarint();
-      g.fast.push(`if (${k} >= ${d.values.length}) break fast;`);
-      g.fastCost += 16;
-      return `${g.constant(d.values)}[${k}]`;
-    },
-    // The JS write of a small message (lib/codegen.js, `fastPut`): the index as `emitPut`
-    // finds it.
-    emitWrite(g, d, x) {
-      if (d.values.length <= 8) {
-        g.wr.push(`switch (${x}) {`);
-        d.values.forEach((v, k) => g.wr.push(`case ${JSON.stringify(v)}: U[o++] = ${k}; break;`));
-        g.wr.push('default: break write;', '}');
-      } else {
-        const e = g.fresh('e');
-        g.wr.push(`const ${e} = ${g.constant(new Map(d.values.map((v, k) => [v, k])))}.get(${x});`, `if (${e} === undefined) break write;`);
-        g.writeVarint(e);
-      }
-      return true;
-    },
     test: (d, x) => typeof x === 'string' && d.values.includes(x),
     put(c, d, x, shown) {
       const k = typeof x === 'string' ? c.index(d).get(x) : undefined;

@@ -22,6 +22,16 @@ function buildFloat(name, options) {
 
 const boundsOf = (d) => d.min !== undefined || d.max !== undefined;
 
+// The bounds of `x`, a `d`, as generated code ('' if none): a float32 compared as it is
+// rounded.
+function emitSatisfies(d, x) {
+  const y = d.type === 'float32' ? `Math.fround(${x})` : x;
+  const parts = [];
+  if (d.min !== undefined) parts.push(`${y} >= ${d.min}`);
+  if (d.max !== undefined) parts.push(`${y} <= ${d.max}`);
+  return parts.join(' && ');
+}
+
 const SPECIAL = { NaN, Infinity, '-Infinity': -Infinity, '-0': -0 };
 
 function floatToJson(x) {
@@ -35,17 +45,10 @@ function floatFromJson(j) {
 }
 
 function floatType(name) {
-  const rounded = name === 'float32' ? (x) => `Math.fround(${x})` : (x) => x;
   const round = name === 'float32' ? Math.fround : (x) => x;
   function satisfies(d, x) {
     const y = round(x);
     return (d.min === undefined || y >= d.min) && (d.max === undefined || y <= d.max);
-  }
-  function emitSatisfies(d, x) {
-    const parts = [];
-    if (d.min !== undefined) parts.push(`${rounded(x)} >= ${d.min}`);
-    if (d.max !== undefined) parts.push(`${rounded(x)} <= ${d.max}`);
-    return parts.join(' && ');
   }
   return {
     name,
@@ -60,28 +63,6 @@ function floatType(name) {
       g.enc.push(`T[i++] = ${x};`);
     },
     emitTake: () => 'T[i++]',
-    // The JS read of a small message (lib/codegen.js, `fastTake`): the bytes through a
-    // typed array of the machine's byte order, where that is little-endian, as on the wire.
-    emitRead(g, d) {
-      if (!rt.LITTLE_ENDIAN) return null;
-      const size = name === 'float32' ? 4 : 8;
-      g.fastCost += 16;
-      g.fast.push(`if (${size} > n$ - o$) break fast;`);
-      const v = g.fresh('r');
-      g.fast.push(`const ${v} = rt.${name}At(bytes, o$);`, `o$ += ${size};`);
-      // Out of its bounds (NaN among them), the native decode reads and reports it.
-      if (boundsOf(d)) g.fast.push(`if (!(${emitSatisfies(d, v)})) break fast;`);
-      return v;
-    },
-    // The JS write of a small message (lib/codegen.js, `fastPut`): through the slab's
-    // DataView, little-endian. A NaN is left to the native encode (a NaN's bits are not
-    // something to rely on two ways).
-    emitWrite(g, d, x) {
-      g.floats = true;
-      const [size, set] = name === 'float32' ? [4, 'setFloat32'] : [8, 'setFloat64'];
-      g.wr.push(`if (!(${this.emitTest(g, d, x)} && ${x} === ${x}) || o > e$) break write;`, `DV.${set}(o, ${x}, true);`, `o += ${size};`);
-      return true;
-    },
     test: (d, x) => typeof x === 'number' && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     // A NaN is reported against the bound there is, the minimum first.
@@ -113,5 +94,7 @@ function floatType(name) {
 }
 
 module.exports = [floatType('float32'), floatType('float64')];
+module.exports.boundsOf = boundsOf;
+module.exports.emitSatisfies = emitSatisfies;
 module.exports.floatToJson = floatToJson;
 module.exports.floatFromJson = floatFromJson;

@@ -80,24 +80,6 @@ function integerType(name, expected, emitCheck, check) {
       g.enc.push(`T[i++] = ${x};`);
     },
     emitTake: () => 'T[i++]',
-    // The JS read of a small message (lib/codegen.js, `fastTake`): one byte, or a varint
-    // of at most 32 bits (int's longer ones are left to the native decode). A value out of
-    // its bounds gives up the JS read, and the native decode reports it.
-    emitRead(g, d) {
-      g.fastCost += 16;
-      const read = READ_JS[name](g);
-      if (!boundsOf(d)) return read;
-      const v = g.fresh('r');
-      g.fast.push(`const ${v} = ${read};`, `if (!(${emitSatisfies(d, v)})) break fast;`);
-      return v;
-    },
-    // The JS write of a small message (lib/codegen.js, `fastPut`): what `emitPut` checks,
-    // then the bytes.
-    emitWrite(g, d, x) {
-      g.wr.push(`if (!${this.emitTest(g, d, x)}) break write;`);
-      WRITE_JS[name](g, x);
-      return true;
-    },
     test: (d, x) => typeof x === 'number' && check(x) && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     violations,
@@ -118,38 +100,6 @@ function integerType(name, expected, emitCheck, check) {
     minBytes: () => 1,
   };
 }
-
-// How a generated decode's JS read takes each integer (`emitRead`).
-const unzigzagJs = (v) => `((${v} >>> 1) ^ -(${v} & 1))`;
-// A zigzag value of up to 2^53 - 1 (`readVarint53`): by bit operations within 32 bits.
-const unzigzag53Js = (v) => `(${v} <= 4294967295 ? ${unzigzagJs(v)} : ${v} % 2 === 0 ? ${v} / 2 : -(${v} + 1) / 2)`;
-// Varint `v` if at most `max`; above, the native decode reads (and rejects) it.
-function inRange(g, v, max) {
-  g.fast.push(`if (${v} > ${max}) break fast;`);
-  return v;
-}
-const READ_JS = {
-  uint8: (g) => g.readByte(),
-  int8: (g) => `((${g.readByte()} << 24) >> 24)`,
-  uint16: (g) => inRange(g, g.readVarint(), 65535),
-  uint32: (g) => g.readVarint(),
-  int16: (g) => unzigzagJs(inRange(g, g.readVarint(), 65535)),
-  int32: (g) => unzigzagJs(g.readVarint()),
-  int: (g) => unzigzag53Js(g.readVarint53()),
-};
-
-// How a generated encode's JS write puts each integer (`emitWrite`): a byte, a varint, or
-// a zigzag varint (an int as one of 64 bits, `writeZigzag`).
-const zigzagJs = (x) => `(((${x} << 1) ^ (${x} >> 31)) >>> 0)`;
-const WRITE_JS = {
-  uint8: (g, x) => g.wr.push(`U[o++] = ${x};`),
-  int8: (g, x) => g.wr.push(`U[o++] = ${x};`),
-  uint16: (g, x) => g.writeVarint(x),
-  uint32: (g, x) => g.writeVarint(x),
-  int16: (g, x) => g.writeVarint(zigzagJs(x)),
-  int32: (g, x) => g.writeVarint(zigzagJs(x)),
-  int: (g, x) => g.writeZigzag(x),
-};
 
 // How `shorn inspect` reads each integer, with the range checks of decode.
 const OUT_OF_RANGE = 'varint out of range for its type';
@@ -187,7 +137,6 @@ module.exports = [
   ),
 ];
 
-module.exports.unzigzag53Js = unzigzag53Js;
 module.exports.buildConstrained = buildConstrained;
 module.exports.boundsOf = boundsOf;
 module.exports.violations = violations;

@@ -20,13 +20,6 @@ const common = {
     g.enc.push(`if (!(${this.emitTest(g, d, x)})) ${g.fail(path, shown, x)}`);
   },
   emitTake: (g, d) => JSON.stringify(value(d)),
-  // The JS read of a small message (lib/codegen.js, `fastTake`): no bytes.
-  emitRead: (g, d) => JSON.stringify(value(d)),
-  // The JS write of a small message (lib/codegen.js, `fastPut`): no bytes.
-  emitWrite(g, d, x) {
-    g.wr.push(`if (!(${this.emitTest(g, d, x)})) break write;`);
-    return true;
-  },
   test: (d, x) => Object.is(x, value(d)),
   put(c, d, x, shown) {
     if (!Object.is(x, value(d))) throw c.fail(shown, x);

@@ -6,7 +6,6 @@
 
 const { ShornError, pathKey } = require('../errors');
 const rt = require('../runtime');
-const { readPresent } = require('./optional');
 
 // Names that plain objects inherit from Object.prototype: a field with one of these names
 // is read only as an own property, so a missing optional `toString` is absent, not a
@@ -84,18 +83,6 @@ module.exports = [
         g.enc.push(`const ${error} = rt.strictError(${x}, ${names}, ${path.code()});`, `if (${error} !== null) ${g.raise(error)}`);
       }
     },
-    // The JS write of a small message (lib/codegen.js, `fastPut`): the fields in order, read
-    // as `emitPut` reads them.
-    emitWrite(g, d, x) {
-      g.wr.push(`if (!${isObject(x)}) break write;`);
-      for (const f of d.fields) {
-        const y = g.fresh('f');
-        g.wr.push(`const ${y} = ${readField(x, f.name)};`);
-        if (!g.write(f.schema, y)) return false;
-      }
-      if (d.strict) g.wr.push(`if (rt.strictError(${x}, ${g.constant(new Set(d.fields.map((f) => f.name)))}, '$') !== null) break write;`);
-      return true;
-    },
     emitTake(g, d) {
       const v = g.fresh('o');
       const values = d.fields.map((f) => {
@@ -115,30 +102,6 @@ module.exports = [
       // reach a prototype's setter instead of making an own property.
       for (const x of first < 0 ? [] : values.slice(first)) g.dec.push(assignField(v, x.f.name, x.value, x.has));
       return v;
-    },
-    // The JS read of a small message (lib/codegen.js, `fastTake`): the object as
-    // `emitTake` builds it, a literal up to the first optional field, then assignments.
-    emitRead(g, d) {
-      const values = [];
-      for (const f of d.fields) {
-        if (f.schema.type !== 'optional') {
-          const value = g.read(f.schema);
-          if (value === null) return null;
-          values.push({ f, value });
-          continue;
-        }
-        const read = readPresent(g, f.schema);
-        if (read === null) return null;
-        values.push({ f, ...read });
-      }
-      g.fastCost += 24 + 8 * d.fields.length;
-      const first = values.findIndex((x) => x.has);
-      const literal = `{ ${(first < 0 ? values : values.slice(0, first)).map((x) => `${literalKey(x.f.name)}: ${x.value}`).join(', ')} }`;
-      if (first < 0) return literal;
-      const o = g.fresh('r');
-      g.fast.push(`const ${o} = ${literal};`);
-      for (const x of values.slice(first)) g.fast.push(assignField(o, x.f.name, x.value, x.has));
-      return o;
     },
     test(d, x, c) {
       if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
@@ -224,3 +187,5 @@ module.exports.INHERITED = INHERITED;
 module.exports.readField = readField;
 module.exports.fieldValue = fieldValue;
 module.exports.literalKey = literalKey;
+module.exports.assignField = assignField;
+module.exports.isObjectJs = isObject;

@@ -3,20 +3,6 @@
 // that may be null): one presence byte, then the value (src/types/optional.rs). Tape: one
 // slot, 0 or 1, then the value's slots.
 
-// The JS read of a small message's optional or nullable `d` (lib/codegen.js, `fastTake`):
-// the presence byte, then the value; the variable that holds it (undefined or null when
-// absent) and whether it was there (an object's optional field needs both), or null
-// where the value has no read.
-function readPresent(g, d) {
-  const has = g.readByte();
-  const value = g.fresh('r');
-  g.fast.push(`if (${has} > 1) break fast;`, `let ${value}${d.type === 'nullable' ? ' = null' : ''};`, `if (${has} === 1) {`);
-  const inner = g.read(d.of);
-  if (inner === null) return null;
-  g.fast.push(`${value} = ${inner};`, '}');
-  return { value, has: `${has} === 1` };
-}
-
 function presence(name, absent) {
   return {
     name,
@@ -37,18 +23,6 @@ function presence(name, absent) {
       const inner = g.take(d.of);
       g.dec.push(`${v} = ${inner};`, '}');
       return v;
-    },
-    // The JS read of a small message (lib/codegen.js, `fastTake`).
-    emitRead(g, d) {
-      const read = readPresent(g, d);
-      return read === null ? null : read.value;
-    },
-    // The JS write of a small message (lib/codegen.js, `fastPut`).
-    emitWrite(g, d, x) {
-      g.wr.push(`if (${x} === ${absent}) U[o++] = 0; else {`, 'U[o++] = 1;');
-      if (!g.write(d.of, x)) return false;
-      g.wr.push('}');
-      return true;
     },
     test: (d, x, c) => x === (name === 'nullable' ? null : undefined) || c.test(d.of, x),
     put(c, d, x) {
@@ -81,4 +55,3 @@ function presence(name, absent) {
 }
 
 module.exports = [presence('optional', 'undefined'), presence('nullable', 'null')];
-module.exports.readPresent = readPresent;

@@ -66,7 +66,7 @@ module.exports = [
     },
     emitPut(g, d, x, path, room, shown) {
       // The whole record written by JS in its bytes (its count, keys and values, as the
-      // JS write of small messages writes them, `emitWrite`) into the tape after a RAW
+      // JS write of small messages writes them, lib/small.js) into the tape after a RAW
       // token, as json values are: one copy natively (src/engine.rs, Entries), no token
       // per key and value. A record the JS write does not take (an invalid value, text
       // not all ASCII, more bytes than the tape has room for, which is RAW_SLOTS slots or
@@ -138,25 +138,6 @@ module.exports = [
       g.enc.push('}');
       if (raw !== null) g.enc.push('}');
       g.room(room);
-    },
-    // The JS write (lib/codegen.js, `fastPut`, `rawWriter`): the count, then each key (all
-    // ASCII) and its value; anything else gives the JS write up.
-    emitWrite(g, d, x) {
-      const keys = g.fresh('ks');
-      const n = g.fresh('n');
-      const k = g.fresh('k');
-      const key = g.fresh('key');
-      const y = g.fresh('y');
-      g.wr.push(`if (!rt.isPlainObject(${x})) break write;`, `const ${keys} = Object.keys(${x});`, `const ${n} = ${keys}.length;`);
-      if (d.maxEntries !== undefined) g.wr.push(`if (${n} > ${d.maxEntries}) break write;`);
-      g.wr.push(`if (${n} > e$ - o) break write;`);
-      g.writeVarint(n);
-      g.wr.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${key} = ${keys}[${k}];`);
-      g.writeAscii(key);
-      g.wr.push(`const ${y} = ${x}[${key}];`);
-      if (!g.write(d.values, y)) return false;
-      g.wr.push('if (o > e$) break write;', '}');
-      return true;
     },
     emitTake(g, d) {
       const n = g.fresh('n');

@@ -194,29 +194,6 @@ module.exports = [
       g.dec.push(`const ${s} = ${g.text()};`, `if (!(${emitFormed(g, d, s, jsFormat(d)).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
       return s;
     },
-    // The JS read of a small message (lib/codegen.js, `fastTake`): an ASCII string of up
-    // to 16 characters (`rt.asciiText`); other text gives up the JS read. A constrained
-    // one is checked as `emitTest` checks it (its lengths, pattern and format, as encode
-    // checks them); one that breaks them gives up the JS read too, and the native decode
-    // reports it.
-    emitRead(g, d) {
-      const max = g.limits.maxStringBytes;
-      if (max >= 0 && max < rt.SET_INPUT) return null;
-      g.fastCost += 64;
-      const n = g.readVarint();
-      const s = g.fresh('r');
-      g.fast.push(`if (${n} > n$ - o$) break fast;`, `const ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null) break fast;`, `o$ += ${n};`);
-      if (constrained(d)) g.fast.push(`if (!(${emitSatisfies(g, d, s)})) break fast;`);
-      return s;
-    },
-    // The JS write of a small message (lib/codegen.js, `fastPut`): an ASCII string, its
-    // length then its chars; other text gives up the JS write. Constraints are checked as
-    // `emitTest` checks them, the formats the native side checks on encode included.
-    emitWrite(g, d, x) {
-      g.wr.push(`if (!(${this.emitTest(g, d, x)})) break write;`);
-      g.writeAscii(x, g.writeTextMax);
-      return true;
-    },
     test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),
     satisfies,
     violations,
@@ -257,6 +234,8 @@ module.exports = [
 ];
 
 module.exports.codePoints = codePoints;
+module.exports.constrained = constrained;
+module.exports.emitSatisfies = emitSatisfies;
 // A descriptor's compiled pattern, for what else tests one (`shorn inspect`): never a RegExp
 // of the source, which could backtrack for as long as the string makes it.
 module.exports.patternOf = patternOf;

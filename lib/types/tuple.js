@@ -42,29 +42,6 @@ module.exports = [
       const items = d.items.map((item) => g.take(item));
       return items.length >= 2 ? `NewArray(${items.join(', ')})` : `[${items.join(', ')}]`;
     },
-    // The JS read of a small message (lib/codegen.js, `fastTake`): each item, then the
-    // array as `emitTake` makes it.
-    emitRead(g, d) {
-      const items = [];
-      for (const item of d.items) {
-        const x = g.read(item);
-        if (x === null) return null;
-        items.push(x);
-      }
-      g.fastCost += 48 + 11 * items.length;
-      return items.length >= 2 ? `NewArray(${items.join(', ')})` : `[${items.join(', ')}]`;
-    },
-    // The JS write of a small message (lib/codegen.js, `fastPut`): each item, read as
-    // `emitPut` reads them.
-    emitWrite(g, d, x) {
-      g.wr.push(`if (!Array.isArray(${x}) || ${x}.length !== ${d.items.length}) break write;`);
-      for (const [k, item] of d.items.entries()) {
-        const y = g.fresh('t');
-        g.wr.push(`const ${y} = ${x}[${k}];`);
-        if (!g.write(item, y)) return false;
-      }
-      return true;
-    },
     test: (d, x, c) => Array.isArray(x) && x.length === d.items.length && d.items.every((item, k) => c.test(item, x[k])),
     put(c, d, x, shown) {
       if (!Array.isArray(x) || x.length !== d.items.length) throw c.fail(shown, x);

@@ -30,35 +30,12 @@ function emitTakeVariants(g, d) {
   return v;
 }
 
-// The JS read of a small message (lib/codegen.js, `fastTake`): the variant index, then a
-// switch on it, each case reading its variant (in a large schema, in a function of its
-// own: `readApart`); an index out of range gives up. The heap estimate counts the
-// costliest variant.
-function emitReadVariants(g, d) {
-  const k = g.readVarint();
-  const v = g.fresh('u');
-  g.fast.push(`let ${v};`, `switch (${k}) {`);
-  const before = g.fastCost;
-  let most = 0;
-  for (const [n, variant] of d.variants.entries()) {
-    g.fastCost = 0;
-    g.fast.push(`case ${n}: {`);
-    const x = g.split ? g.readApart(variant) : g.read(variant);
-    if (x === null) return null;
-    g.fast.push(`${v} = ${x};`, 'break;', '}');
-    most = Math.max(most, g.fastCost);
-  }
-  g.fast.push('default: break fast;', '}');
-  g.fastCost = before + 16 + most;
-  return v;
-}
-
 const isObject = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-// The most variants tested by a chain of `else if` (`emitPut`, `emitWrite`); a longer
-// union tests each in an `if` of its own in one labelled block. V8 compiles a generated
-// function on its first call, recursing once per `else if`, ~200 bytes of native stack
-// each: a union of 3,700 variants overflowed the stack on every encode.
+// The most variants tested by a chain of `else if` (`emitPut`, and lib/small.js's write);
+// a longer union tests each in an `if` of its own in one labelled block. V8 compiles a
+// generated function on its first call, recursing once per `else if`, ~200 bytes of
+// native stack each: a union of 3,700 variants overflowed the stack on every encode.
 const CHAIN_MAX = 64;
 
 // One slot for the index, and the slots of the union's largest variant (a loop: a spread
@@ -96,22 +73,6 @@ module.exports = [
       g.enc.push(chain ? `else ${raise}` : `${raise}\n}`);
     },
     emitTake: emitTakeVariants,
-    emitRead: emitReadVariants,
-    // The JS write of a small message (lib/codegen.js, `fastPut`): the first variant that
-    // accepts the value, tested as `emitPut` tests them; none gives up.
-    emitWrite(g, d, x) {
-      const chain = d.variants.length <= CHAIN_MAX;
-      const label = chain ? '' : g.fresh('union');
-      if (!chain) g.wr.push(`${label}: {`);
-      for (const [k, variant] of d.variants.entries()) {
-        g.wr.push(`${k === 0 || !chain ? '' : 'else '}if (${g.test(variant, x)}) {`);
-        g.writeVarint(String(k));
-        if (!(g.split ? g.writeApart(variant, x) : g.write(variant, x))) return false;
-        g.wr.push(chain ? '}' : `break ${label};\n}`);
-      }
-      g.wr.push(chain ? 'else break write;' : 'break write;\n}');
-      return true;
-    },
     test: (d, x, c) => d.variants.some((v) => c.test(v, x)),
     put(c, d, x) {
       const k = d.variants.findIndex((v) => c.test(v, x));
@@ -186,22 +147,6 @@ module.exports = [
       );
     },
     emitTake: emitTakeVariants,
-    emitRead: emitReadVariants,
-    // The JS write of a small message (lib/codegen.js, `fastPut`): the variant its tag
-    // names, as `emitPut` finds it (in a large schema, written by a function of its own:
-    // `writeApart`); an unknown tag gives up.
-    emitWrite(g, d, x) {
-      const tags = tagSwitch(g, d, readField(x, d.key));
-      g.wr.push(`if (typeof ${x} !== 'object' || ${x} === null || Array.isArray(${x})) break write;`, tags.open);
-      for (const [k, variant] of d.variants.entries()) {
-        g.wr.push(`case ${tags.label(k)}: {`);
-        g.writeVarint(String(k));
-        if (!(g.split ? g.writeApart(variant, x) : g.write(variant, x))) return false;
-        g.wr.push('break;', '}');
-      }
-      g.wr.push('default: break write;', '}');
-      return true;
-    },
     test(d, x, c) {
       if (!isObject(x)) return false;
       const k = c.tagIndex(d).get(fieldValue(x, d.key));
@@ -280,3 +225,5 @@ function tagsExpected(d) {
 }
 
 module.exports.tagIndex = tagIndex;
+module.exports.tagSwitch = tagSwitch;
+module.exports.CHAIN_MAX = CHAIN_MAX;
