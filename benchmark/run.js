@@ -4,7 +4,9 @@
 // percent), several rounds in alternating codec order, then cold setup and memory children.
 // Prints the markdown report and writes it with the raw data to benchmark/results/.
 //
-//   node benchmark/run.js                 full run: 3 rounds, every fixture and corpus (~11 min on 2 cores)
+//   node benchmark/run.js                 full run: 3 rounds, every fixture and corpus, then the
+//                                         construct matrix, inferred schemas, t.json() on the corpora
+//                                         and the browser (~27 min on 2 cores)
 //   node benchmark/run.js --quick         1 round, short samples, 4 small fixtures and 3 corpora (~1 min)
 //   options: --codecs a,b  --fixtures x,y  --rounds N
 //   (--fixtures takes fixture and corpus names, and `corpora` for all six corpora)
@@ -190,6 +192,13 @@ async function main() {
   // The construct matrix (benchmark/constructs.js), when shorn is in the run.
   // Then the corpora under the schemas `shorn infer` writes (benchmark/inferred.js).
   const constructs = options.codecs.includes('shorn') && !options.quick ? `${require('./constructs').run(plan.rounds)}\n${require('./inferred').run(plan.rounds)}` : '';
+  // The corpora as `t.json()` values against JSON and msgpackr with records off
+  // (benchmark/json-mode.js, issue 43's floor), the corpora among the fixtures.
+  const jsonCorpora = fixtures.filter((name) => CORPUS_NAMES.includes(name));
+  const jsonMode =
+    options.codecs.includes('shorn') && !options.quick && jsonCorpora.length > 0
+      ? require('./json-mode').run(plan.rounds, { corpora: jsonCorpora, codecs: ['json-string', 'msgpackr-plain', 'shorn-json'] })
+      : '';
   // shorn's browser build in Chromium (benchmark/browser.js), when shorn is in the run.
   const browser = options.codecs.includes('shorn') && !options.quick ? await require('./browser').run(plan.rounds) : '';
   const otherBusyDuringRun = otherBusyPercent();
@@ -215,9 +224,10 @@ async function main() {
   results.evolve = evolve;
   if (streams) results.streams = { messagesPerSec: streams.results, cpuMessagesPerSec: streams.cpuResults, bytes: streams.bytes };
   results.constructs = constructs;
+  results.jsonMode = jsonMode;
   results.browser = browser;
   const markdown =
-    renderReport(results) + (evolve ? `\n${evolve}` : '') + (streams ? `\n${streams.markdown}` : '') + (constructs ? `\n${constructs}` : '') + (browser ? `\n${browser}` : '');
+    renderReport(results) + (evolve ? `\n${evolve}` : '') + (streams ? `\n${streams.markdown}` : '') + (constructs ? `\n${constructs}` : '') + (jsonMode ? `\n${jsonMode}` : '') + (browser ? `\n${browser}` : '');
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), markdown);
   process.stdout.write(markdown);

@@ -9,11 +9,13 @@ const path = require('node:path');
 const CHILD_TIMEOUT_MS = 120_000;
 
 // Runs one child script and returns its JSON line, or {ok: false, error} if it crashed,
-// timed out or printed something else.
-function runChild(script, flags, nodeOptions = []) {
+// timed out or printed something else. With `pin` (a core number), the child runs on that
+// core alone (`taskset`, which the caller has checked for).
+function runChild(script, flags, nodeOptions = [], pin = undefined) {
   const argv = [...nodeOptions, path.join(__dirname, script)];
   for (const [key, value] of Object.entries(flags)) argv.push(`--${key}`, String(value));
-  const child = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
+  const [file, args] = pin === undefined ? [process.execPath, argv] : ['taskset', ['-c', String(pin), process.execPath, ...argv]];
+  const child = spawnSync(file, args, { encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
   const lastLine = (child.stdout || '').trim().split('\n').pop();
   try {
     return JSON.parse(lastLine);
@@ -30,8 +32,8 @@ function runChild(script, flags, nodeOptions = []) {
 // cell ({fixture, op}, plus any flags for child.js) in its own child.js process, `rounds`
 // times, the codec order alternating by round. Returns a Map from `key(fixture, op, codec)`
 // to the ops/s of each round that succeeded; a failed child is reported on stderr and sets
-// a failing exit code.
-function runRounds({ rounds, codecs, cells }) {
+// a failing exit code. `pin`: as runChild's.
+function runRounds({ rounds, codecs, cells, pin = undefined }) {
   const rates = new Map();
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? codecs : [...codecs].reverse();
@@ -39,7 +41,7 @@ function runRounds({ rounds, codecs, cells }) {
       for (const codec of order) {
         const key = cellKey(flags.fixture, flags.op, codec);
         if (!rates.has(key)) rates.set(key, []);
-        const result = runChild('child.js', { codec, ...flags });
+        const result = runChild('child.js', { codec, ...flags }, [], pin);
         if (!result.ok) {
           console.error(`${key}: ${result.error}`);
           process.exitCode = 1;
