@@ -13,6 +13,7 @@ const { MAX_FUNCTION_NODES } = require('./walk');
 const { lowering } = require('./lower');
 const { sizesOf } = require('./inspect');
 const small = require('./small');
+const { TAKE } = require('./take');
 
 // A path as generated code: static text and loop variables, rendered as a JS expression
 // only inside `throw` statements, so the happy path never builds a path string.
@@ -371,7 +372,7 @@ class Generator {
     const o = this.overrides === null ? undefined : this.overrides.get(d);
     if (o === undefined && !inline && this.helps(d, d)) return this.takeHelper(d);
     this.level++;
-    const expr = o === undefined ? TYPES.get(d.type).emitTake(this, d) : o.emit(this, d);
+    const expr = o === undefined ? this.takeOwn(d) : o.emit(this, d);
     this.level--;
     if (/^[A-Za-z_$][\w$]*$/.test(expr)) return expr;
     const v = this.fresh('v');
@@ -379,8 +380,17 @@ class Generator {
     return v;
   }
 
+  /**
+   * The tape read of `d` by its operation of the lowering (lib/take.js), with no hand-off,
+   * override or helper of its own: an expression for its value.
+   */
+  takeOwn(d) {
+    const op = this.op(d);
+    return TAKE[op.op](this, op);
+  }
+
   // A call of `d`'s take function, made once: `emit` returns its value's expression.
-  takeHelper(d, emit = () => TYPES.get(d.type).emitTake(this, d)) {
+  takeHelper(d, emit = () => this.takeOwn(d)) {
     const h = this.helper(d);
     if (!h.take) {
       h.take = true;
@@ -1060,6 +1070,7 @@ function generateFrames(descriptor, info, G, overrides = null) {
   g.G = G;
   g.overrides = overrides;
   g.batch = true;
+  g.root = descriptor;
   const result = g.take(descriptor);
   const views64 = info.uses64 ? "const TI = rt.view(T, 'TI'); const TU = rt.view(T, 'TU');" : '';
   const source = `'use strict';

@@ -434,7 +434,7 @@ for (const t of [...INTEGERS, 'float32', 'float64', 'int64', 'uint64']) {
       // Numbers on the writer's tape, bigints in the reader's values.
       const own = TYPES.get(w.type);
       this.override(w, {
-        emit: (g) => `BigInt(${own.emitTake(g, w)})`,
+        emit: (g) => `BigInt(${g.takeOwn(w)})`,
         take: (c) => BigInt(own.take(c, w)),
         fromValue: (v) => BigInt(v),
       });

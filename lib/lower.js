@@ -82,15 +82,27 @@ function lowering(m, sizes) {
       }
       return op;
     },
-    /** A recursive definition `def` (its `recursive` descriptor), called. */
+    /**
+     * A recursive definition `def` (its `recursive` descriptor), called: an operation of
+     * its own for each descriptor that calls it (so that its `d` is that descriptor), whose
+     * `body`, the definition's, is lowered once, and may still be being lowered when a
+     * call inside it is made.
+     */
     call(def) {
-      let op = calls.get(def);
-      if (op === undefined) {
-        op = { op: 'call', body: null, cost: heapCost(def.schema) };
-        calls.set(def, op);
-        op.body = L.node(def.schema);
+      let made = calls.get(def);
+      if (made === undefined) {
+        made = { body: null, cost: heapCost(def.schema) };
+        calls.set(def, made);
+        made.body = L.node(def.schema);
       }
-      return op;
+      return {
+        op: 'call',
+        def,
+        get body() {
+          return made.body;
+        },
+        cost: made.cost,
+      };
     },
     target: (ref) => m.target(ref),
     minBytes: (d) => sizes.minBytes(d),

@@ -111,21 +111,6 @@ module.exports = [
       g.enc.push('}');
       g.room(room);
     },
-    emitTake(g, d) {
-      const n = g.fresh('n');
-      const k = g.fresh('k');
-      const v = g.fresh('a');
-      // Made at its length and filled by index: half the time of push() on arrays of 3 to
-      // 200,000 numbers (mesh decode). The count was checked natively against the bytes
-      // left, so it is no bigger than the message. `NewArray` is Array, captured at load.
-      // An empty one is a literal: 100,000 empty arrays made by `new Array(0)` measured 88
-      // heap bytes each with their slots, over the decode budget's estimate of 59 that
-      // `[]` keeps to (__test__/budget.test.js).
-      g.dec.push(`const ${n} = T[i++];`, `const ${v} = ${n} === 0 ? [] : ${!stringItems(d.items) ? '' : `${g.denseTest(n)}${SMALL_LITERALS.map((literal, m) => `${n} === ${m + 1} ? ${literal} : `).join('')}`}new NewArray(${n});`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
-      const item = g.take(d.items);
-      g.dec.push(`${v}[${k}] = ${item};`, '}');
-      return v;
-    },
     // A loop, not every(): every() skips holes, which made a sparse array of length 2^32 - 1
     // take minutes to be refused; a hole is undefined, which no item type takes. The length
     // is read once, as encoding reads it: an item's getter that appends to the array made a
@@ -178,6 +163,8 @@ module.exports = [
 ];
 
 module.exports.buildCounts = buildCounts;
+module.exports.stringItems = stringItems;
+module.exports.SMALL_LITERALS = SMALL_LITERALS;
 module.exports.emitCount = emitCount;
 module.exports.within = within;
 module.exports.countViolations = countViolations;

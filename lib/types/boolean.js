@@ -11,7 +11,6 @@ module.exports = [
     emitPut(g, d, x, path, room, shown) {
       g.enc.push(`if (typeof ${x} !== 'boolean') ${g.fail(path, shown, x)}`, `T[i++] = ${x} ? 1 : 0;`);
     },
-    emitTake: () => 'T[i++] !== 0',
     test: (d, x) => typeof x === 'boolean',
     put(c, d, x, shown) {
       if (typeof x !== 'boolean') throw c.fail(shown, x);

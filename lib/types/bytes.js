@@ -33,7 +33,6 @@ module.exports = [
       if (constrained(d)) g.enc.push(`if (!(${emitCount(`rt.inputLength(${x})`, d.minLength, d.maxLength)})) ${g.violated(path, d, x)}`);
       g.blob(x);
     },
-    emitTake: () => 'rt.copyBytes(bytes, T[i++], T[i++])',
     test: (d, x) => rt.typedKind(x) === 'Uint8Array' && (!constrained(d) || satisfies(d, x)),
     satisfies,
     violations: (d, x) => countViolations('Uint8Array', 'byte', rt.inputLength(x), d.minLength, d.maxLength, describe(x)),

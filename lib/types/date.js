@@ -18,7 +18,6 @@ module.exports = [
       // NaN (not a Date, or an invalid one) is the one value unequal to itself.
       g.enc.push(`const ${ms} = rt.dateTime(${x});`, `if (${ms} !== ${ms}) ${g.fail(path, shown, x)}`, `T[i++] = ${ms};`);
     },
-    emitTake: () => 'new Date(T[i++])',
     test: (d, x) => !Number.isNaN(rt.dateTime(x)),
     put(c, d, x, shown) {
       const ms = rt.dateTime(x);

@@ -31,7 +31,6 @@ module.exports = [
       g.enc.push(`const ${y} = ${x} === undefined ? ${g.constant(g.defaultValue(d))} : ${x};`);
       g.put(d.of, y, path, room);
     },
-    emitTake: (g, d) => g.take(d.of),
     test: (d, x, c) => x === undefined || c.test(d.of, x),
     put(c, d, x) {
       c.put(d.of, x === undefined ? c.m.defaultValue(d) : x);

@@ -39,7 +39,6 @@ module.exports = [
         g.enc.push(`const ${e} = ${map}.get(${x});`, `if (${e} === undefined) ${g.fail(path, shown, x)}`, `T[i++] = ${e};`);
       }
     },
-    emitTake: (g, d) => `${g.constant(d.values)}[T[i++]]`,
     test: (d, x) => typeof x === 'string' && d.values.includes(x),
     put(c, d, x, shown) {
       const k = typeof x === 'string' ? c.index(d).get(x) : undefined;

@@ -62,7 +62,6 @@ function floatType(name) {
       if (boundsOf(d)) g.enc.push(`if (!(${emitSatisfies(d, x)})) ${g.violated(path, d, x)}`);
       g.enc.push(`T[i++] = ${x};`);
     },
-    emitTake: () => 'T[i++]',
     test: (d, x) => typeof x === 'number' && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     // A NaN is reported against the bound there is, the minimum first.

@@ -52,7 +52,6 @@ function int64Type(name, lo, hi, view) {
       if (boundsOf(d)) g.enc.push(`if (!(${emitSatisfies(d, x, literal)})) ${g.violated(path, d, x)}`);
       g.enc.push(`${view}[i++] = ${x};`);
     },
-    emitTake: () => `${view}[i++]`,
     test: (d, x) => typeof x === 'bigint' && x >= min && x <= max && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     violations,

@@ -79,7 +79,6 @@ function integerType(name, expected, emitCheck, check) {
       if (boundsOf(d)) g.enc.push(`if (!(${emitSatisfies(d, x)})) ${g.violated(path, d, x)}`);
       g.enc.push(`T[i++] = ${x};`);
     },
-    emitTake: () => 'T[i++]',
     test: (d, x) => typeof x === 'number' && check(x) && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     violations,

@@ -802,7 +802,6 @@ module.exports = [
       g.handOffPut(d, y, path.index(k));
       g.enc.push(`if (${f} === ${FAIL_CUT}) ${g.raise(`${w}.changed(${path.index(k).code()})`)}`, '}');
     },
-    emitTake: (g, d) => g.handOffTake(d),
     test: (d, x, c) => isJson(x, c),
     put: (c, d, x) => putBytes(c, x),
     take: (c) => take(c, rt.keyTable(c.m)),

@@ -19,7 +19,6 @@ const common = {
   emitPut(g, d, x, path, room, shown) {
     g.enc.push(`if (!(${this.emitTest(g, d, x)})) ${g.fail(path, shown, x)}`);
   },
-  emitTake: (g, d) => JSON.stringify(value(d)),
   test: (d, x) => Object.is(x, value(d)),
   put(c, d, x, shown) {
     if (!Object.is(x, value(d))) throw c.fail(shown, x);

@@ -61,17 +61,6 @@ module.exports = [
       g.enc.push(`${k}++;`, '}');
       g.room(room);
     },
-    emitTake(g, d) {
-      const n = g.fresh('n');
-      const at = g.fresh('at');
-      const k = g.fresh('k');
-      const m = g.fresh('m');
-      g.dec.push(`const ${n} = T[i++];`, `const ${at} = T[i++];`, `const ${m} = new Map();`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
-      const key = g.take(d.keys);
-      const v = g.take(d.values);
-      g.dec.push(`${m}.set(${key}, ${v});`, '}', `if (${m}.size !== ${n}) throw rt.repeatedKey(${at}, ${JSON.stringify(g.pathOf(d))});`);
-      return m;
-    },
     test: (d, x, c) => rt.isMap(x) && within(x.size, undefined, d.maxEntries) && [...x].every(([k, v]) => c.test(d.keys, k) && c.test(d.values, v)),
     satisfies: (d, x) => within(x.size, undefined, d.maxEntries),
     violations: (d, x) => countViolations('Map', 'entry', x.size, undefined, d.maxEntries, describe(x)),

@@ -28,7 +28,7 @@ function literalKey(name) {
 }
 
 // The statement that gives new object `o` its field `name` after the literal part (see
-// `emitTake`), when `has` (an expression, or undefined for always).
+// lib/take.js and lib/small.js), when `has` (an expression, or undefined for always).
 function assignField(o, name, value, has) {
   const key = JSON.stringify(name);
   const set =
@@ -82,26 +82,6 @@ module.exports = [
         const error = g.fresh('e');
         g.enc.push(`const ${error} = rt.strictError(${x}, ${names}, ${path.code()});`, `if (${error} !== null) ${g.raise(error)}`);
       }
-    },
-    emitTake(g, d) {
-      const v = g.fresh('o');
-      const values = d.fields.map((f) => {
-        if (f.schema.type !== 'optional') return { f, value: g.take(f.schema) };
-        const has = g.fresh('h');
-        g.dec.push(`const ${has} = T[i++] !== 0;`, `let ${has}v;`, `if (${has}) {`);
-        const inner = g.take(f.schema.of);
-        g.dec.push(`${has}v = ${inner};`, '}');
-        return { f, value: `${has}v`, has };
-      });
-      // Keys in schema order: a literal up to the first optional field, then assignments.
-      const first = values.findIndex((x) => x.has);
-      const literal = first < 0 ? values : values.slice(0, first);
-      g.dec.push(`const ${v} = ${g.construct(literal.map((x) => x.f.name), literal.map((x) => x.value))};`);
-      // Fields after the literal are defined where Object.prototype has the name (always
-      // for `__proto__`; for others only if it gained one since): an assignment would
-      // reach a prototype's setter instead of making an own property.
-      for (const x of first < 0 ? [] : values.slice(first)) g.dec.push(assignField(v, x.f.name, x.value, x.has));
-      return v;
     },
     test(d, x, c) {
       if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;

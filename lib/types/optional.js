@@ -17,13 +17,6 @@ function presence(name, absent) {
       g.put(d.of, x, path, room, name === 'nullable' ? d : undefined);
       g.enc.push('}');
     },
-    emitTake(g, d) {
-      const v = g.fresh('v');
-      g.dec.push(`let ${v} = ${absent};`, 'if (T[i++] !== 0) {');
-      const inner = g.take(d.of);
-      g.dec.push(`${v} = ${inner};`, '}');
-      return v;
-    },
     test: (d, x, c) => x === (name === 'nullable' ? null : undefined) || c.test(d.of, x),
     put(c, d, x) {
       if (x === (name === 'nullable' ? null : undefined)) {

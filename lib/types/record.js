@@ -139,54 +139,6 @@ module.exports = [
       if (raw !== null) g.enc.push('}');
       g.room(room);
     },
-    emitTake(g, d) {
-      const n = g.fresh('n');
-      const k = g.fresh('k');
-      const o = g.fresh('o');
-      const r = g.fresh('r');
-      const K = g.fresh('K');
-      const id = g.fresh('id');
-      const key = g.fresh('key');
-      const own = g.fresh('own');
-      const s = g.fresh('s');
-      const B = g.fresh('B');
-      const V = g.fresh('V');
-      const ids = g.fresh('ids');
-      // Each key is a key slot (rt.keyTable): a key met before in the message is made
-      // once. A record of a known shape takes its values into an array for its builder,
-      // its key slots (all keys met before) skipped; the first of a shape keeps its key
-      // ids as the shape's.
-      g.dec.push(
-        `const ${n} = T[i++];`,
-        `const ${K} = rt.keyTable(G);`,
-        `let ${V} = null, ${B} = null, ${ids} = null, ${s} = -1;`,
-        `if (${n} >= ${MIN_SHAPE} && ${n} <= ${MAX_SHAPE}) {`,
-        `${s} = T[i++];`,
-        `if (${s} >= 0) { ${B} = ${K}.records[${s}]; if (${B} === undefined) ${B} = ${g.constant(builder)}(${K}, ${s}); if (${B} !== null) ${V} = new NewArray(${n}); }`,
-        `else if (${s} !== -1) ${ids} = [];`,
-        '}',
-        `const ${o} = ${V} === null ? ${g.construct([], [])} : null;`,
-        `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
-        `const ${id} = T[i++];`,
-        `let ${key}, ${own};`,
-        `if (${V} === null) {`,
-        `if (${id} >= 0) { ${key} = ${K}.names[${id}]; ${own} = ${K}.own[${id}]; }`,
-        `else if (${id} <= ${INDEX_KEY}) { ${key} = ${INDEX_KEY} - ${id}; ${own} = ${key} in rt.ObjectPrototype; }`,
-        `else { ${key} = ${g.text()}; ${own} = rt.onPrototype(${key}); if (${id} !== -1) rt.keepKey(${K}, ${id}, ${key}, ${own}); }`,
-        `if (${ids} !== null) ${ids}.push(${id} >= 0 ? ${id} : -2 - ${id});`,
-        '}',
-      );
-      const v = g.take(d.values);
-      // A key Object.prototype has (`__proto__`, or one a polluted prototype gained) is
-      // defined, not assigned: assigning would reach its setter, as JSON.parse never does.
-      g.dec.push(
-        `if (${V} !== null) ${V}[${k}] = ${v}; else if (${own}) rt.defineOwn(${o}, ${key}, ${v}); else ${o}[${key}] = ${v};`,
-        '}',
-        `const ${r} = ${V} !== null ? ${B}(${V}) : ${o};`,
-        `if (${ids} !== null) rt.defineShape(${K}, ${s}, ${ids});`,
-      );
-      return r;
-    },
     test: (d, x, c) => rt.isPlainObject(x) && within(Object.keys(x).length, undefined, d.maxEntries) && Object.keys(x).every((k) => c.test(d.values, x[k])),
     satisfies: (d, x) => within(Object.keys(x).length, undefined, d.maxEntries),
     violations: (d, x) => countViolations('plain object (record)', 'entry', Object.keys(x).length, undefined, d.maxEntries, entries(Object.keys(x).length)),
@@ -272,3 +224,7 @@ module.exports = [
     minBytes: () => 1,
   },
 ];
+module.exports.MIN_SHAPE = MIN_SHAPE;
+module.exports.MAX_SHAPE = MAX_SHAPE;
+module.exports.INDEX_KEY = INDEX_KEY;
+module.exports.builder = builder;

@@ -23,13 +23,11 @@ const handOff = {
     g.handOffPut(d, x, path);
     g.room(room);
   },
-  emitTake: (g, d) => g.handOffTake(d),
 };
 
 module.exports = [
   {
     ...handOff,
-    emitTake: (g, d) => g.takeDefinition(d),
     emitPut(g, d, x, path, room) {
       g.putDefinition(d, x, path, room);
     },
@@ -63,7 +61,6 @@ module.exports = [
   },
   {
     ...handOff,
-    emitTake: (g, d) => g.takeDefinition(g.info.refs.get(d)),
     emitPut(g, d, x, path, room) {
       g.putDefinition(g.info.refs.get(d), x, path, room);
     },

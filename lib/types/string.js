@@ -184,16 +184,6 @@ module.exports = [
       if (checks !== '') g.enc.push(`if (!(${checks})) ${g.violated(path, d, x)}`);
       g.string(x);
     },
-    // A decoded string is checked against its pattern, and a url or ipv6 format, here (the
-    // native side checked its length and the other formats); the error's offset and path
-    // come from the native side (`G.decodeViolation`), which finds the string again by
-    // its tape slot.
-    emitTake(g, d) {
-      if (!checkedByJs(d)) return g.text();
-      const s = g.fresh('s');
-      g.dec.push(`const ${s} = ${g.text()};`, `if (!(${emitFormed(g, d, s, jsFormat(d)).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
-      return s;
-    },
     test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),
     satisfies,
     violations,
@@ -235,6 +225,9 @@ module.exports = [
 
 module.exports.codePoints = codePoints;
 module.exports.constrained = constrained;
+module.exports.checkedByJs = checkedByJs;
+module.exports.jsFormat = jsFormat;
+module.exports.emitFormed = emitFormed;
 module.exports.emitSatisfies = emitSatisfies;
 // A descriptor's compiled pattern, for what else tests one (`shorn inspect`): never a RegExp
 // of the source, which could backtrack for as long as the string makes it.

@@ -28,20 +28,6 @@ module.exports = [
         g.put(item, y, path.item(k), room);
       });
     },
-    // Two items or more: `Array(a, b, ...)`, called, not constructed: a packed array as
-    // the literal `[a, b]` makes, with no allocation site. V8 pretenures a literal's site
-    // whose objects survive a scavenge (a decoded message kept for a while, as the
-    // benchmark's round-trip check keeps one), and from then on makes every tuple of every
-    // decode in the old generation: canada decode (56K [lon, lat] pairs) ran at ~240 ops/s
-    // so. `new Array(a, b)` records a site too (construct feedback), and code that depends
-    // on it was thrown away in 2 to 4 of 10 processes, which then made each tuple in the
-    // runtime (~150 ops/s); the call records none: 20 of 20 processes at 830-1,340
-    // (docs/DESIGN.md). One item keeps the literal: `Array(x)` of a number is an empty
-    // array of length x.
-    emitTake(g, d) {
-      const items = d.items.map((item) => g.take(item));
-      return items.length >= 2 ? `NewArray(${items.join(', ')})` : `[${items.join(', ')}]`;
-    },
     test: (d, x, c) => Array.isArray(x) && x.length === d.items.length && d.items.every((item, k) => c.test(item, x[k])),
     put(c, d, x, shown) {
       if (!Array.isArray(x) || x.length !== d.items.length) throw c.fail(shown, x);

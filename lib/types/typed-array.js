@@ -31,7 +31,6 @@ module.exports = CLASSES.map(([name, Class]) => {
       g.enc.push(`if (rt.typedKind(${x}) !== '${tag}') ${g.fail(path, shown, x)}`);
       g.blob(x);
     },
-    emitTake: () => `rt.copyTyped(${tag}, bytes, T[i++], T[i++])`,
     test: (d, x) => rt.typedKind(x) === tag,
     put(c, d, x, shown) {
       if (rt.typedKind(x) !== tag) throw c.fail(shown, x);

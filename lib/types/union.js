@@ -17,19 +17,6 @@ function tagOf(variant, key) {
   return f.schema.value;
 }
 
-// Decode: a switch on the variant index, each case taking its variant.
-function emitTakeVariants(g, d) {
-  const v = g.fresh('u');
-  g.dec.push(`let ${v};`, 'switch (T[i++]) {');
-  d.variants.forEach((variant, k) => {
-    g.dec.push(`case ${k}: {`);
-    const x = g.take(variant);
-    g.dec.push(`${v} = ${x};`, 'break;', '}');
-  });
-  g.dec.push('}');
-  return v;
-}
-
 const isObject = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 // The most variants tested by a chain of `else if` (`emitPut`, and lib/small.js's write);
@@ -72,7 +59,6 @@ module.exports = [
       const raise = g.raise(`G.unionErrorOf(${g.constant(d)}, ${x}, ${path.code()}${g.split ? ', W.d' : ''})`);
       g.enc.push(chain ? `else ${raise}` : `${raise}\n}`);
     },
-    emitTake: emitTakeVariants,
     test: (d, x, c) => d.variants.some((v) => c.test(v, x)),
     put(c, d, x) {
       const k = d.variants.findIndex((v) => c.test(v, x));
@@ -146,7 +132,6 @@ module.exports = [
         '}',
       );
     },
-    emitTake: emitTakeVariants,
     test(d, x, c) {
       if (!isObject(x)) return false;
       const k = c.tagIndex(d).get(fieldValue(x, d.key));
