@@ -1,5 +1,5 @@
 'use strict';
-// Records written whole by JS in their bytes into the tape (lib/types/record.js, `emitPut`;
+// Records written whole by JS in their bytes into the tape (lib/put.js, `putRecord`;
 // src/engine.rs, RAW_ENTRIES), and, where the JS write gives up, by tokens: the bytes and
 // errors of every case are those of the JS back end (lib/js-backend.js, which shares none
 // of that code) and of the generic marshaller (no generated code).

@@ -14,6 +14,7 @@ const { lowering } = require('./lower');
 const { sizesOf } = require('./inspect');
 const small = require('./small');
 const { TAKE } = require('./take');
+const { PUT, PUT_ITEMS } = require('./put');
 
 // A path as generated code: static text and loop variables, rendered as a JS expression
 // only inside `throw` statements, so the happy path never builds a path string.
@@ -315,32 +316,42 @@ class Generator {
     }
     if (!inline && this.helps(d, shown)) return this.putHelper(d, x, path, room);
     this.level++;
-    TYPES.get(d.type).emitPut(this, d, x, path, room, shown);
+    this.putOwn(d, x, path, room, shown);
     this.level--;
   }
 
   /**
+   * The tape write of `x` as a `d` by its operation of the lowering (lib/put.js), with no
+   * hand-off or helper of its own.
+   */
+  putOwn(d, x, path, room, shown) {
+    const op = this.op(d);
+    PUT[op.op](this, op, x, path, room, shown);
+  }
+
+  /**
    * The loop over the `n` items of array `x` of descriptor `d`, written by its item type
-   * at once where the type has a loop of its own (`emitPutItems`: json); false where not,
-   * and the array writes its items one by one.
+   * at once where the type has a loop of its own (lib/put.js, PUT_ITEMS: json); false
+   * where not, and the array writes its items one by one.
    */
   putItems(d, x, n, path) {
-    const emit = TYPES.get(d.items.type).emitPutItems;
+    const op = this.op(d.items);
+    const emit = PUT_ITEMS[op.op];
     if (emit === undefined || this.layout.positional || this.handedOff.has(d.items)) return false;
     this.count();
-    emit(this, d.items, x, n, path);
+    emit(this, op, x, n, path);
     return true;
   }
 
   // A call of `d`'s put function, made once: `body` is what it writes of `d`, whose
-  // fixed part takes `slots` slots (`emitPut` of `d` itself, by default).
+  // fixed part takes `slots` slots (`putOwn` of `d` itself, by default).
   putHelper(d, x, path, room, body = null, slots = this.slots(d)) {
     const h = this.helper(d);
     if (!h.put) {
       h.put = true;
       const lines = this.inner('enc', () => {
         this.enc.push(`if (i + ${slots} > T.length) ${this.grow(`i + ${slots}`)}`);
-        if (body === null) TYPES.get(d.type).emitPut(this, d, 'x', new PathExpr(['$']), slots, d);
+        if (body === null) this.putOwn(d, 'x', new PathExpr(['$']), slots, d);
         else body();
       }, d);
       const views = this.info.uses64 ? "let TI = rt.view(T, 'TI'); let TU = rt.view(T, 'TU');" : '';

@@ -8,7 +8,6 @@
 // with counts: bytes (`minLength`, `maxLength`), record and map (`maxEntries`).
 
 const { ShornError, describe } = require('../errors');
-const rt = require('../runtime');
 
 // Most slots reserved up front for one array; past this, each item makes its own room,
 // so a sparse array of length 2^32 - 1 fails on its first item instead of on memory.
@@ -84,33 +83,6 @@ module.exports = [
         ];
       });
     },
-    // Tape room: an array makes room for its items' static slots before its loop, an item
-    // that holds arrays makes room for itself on each iteration, and after the loop there
-    // is room again for whatever static slots can follow in the enclosing item (`room`).
-    emitPut(g, d, x, path, room, shown) {
-      const n = g.fresh('n');
-      const k = g.fresh('k');
-      const y = g.fresh('y');
-      const per = g.slots(d.items);
-      g.enc.push(`if (!Array.isArray(${x})) ${g.fail(path, shown, x)}`, `const ${n} = ${x}.length;`);
-      if (constrained(d)) g.enc.push(`if (!(${emitCount(n, d.minItems, d.maxItems)})) ${g.violated(path, d, x)}`);
-      g.enc.push(
-        `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
-        `T[i++] = ${n};`,
-      );
-      if (g.putItems(d, x, n, path)) {
-        g.room(room);
-        return;
-      }
-      g.enc.push(
-        `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
-        `if (i + ${per} > T.length) ${g.grow(`i + ${per}`)}`,
-        `const ${y} = ${x}[${k}];`,
-      );
-      g.put(d.items, y, path.index(k), per);
-      g.enc.push('}');
-      g.room(room);
-    },
     // A loop, not every(): every() skips holes, which made a sparse array of length 2^32 - 1
     // take minutes to be refused; a hole is undefined, which no item type takes. The length
     // is read once, as encoding reads it: an item's getter that appends to the array made a
@@ -164,6 +136,7 @@ module.exports = [
 
 module.exports.buildCounts = buildCounts;
 module.exports.stringItems = stringItems;
+module.exports.UPFRONT = UPFRONT;
 module.exports.SMALL_LITERALS = SMALL_LITERALS;
 module.exports.emitCount = emitCount;
 module.exports.within = within;

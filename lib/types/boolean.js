@@ -8,9 +8,6 @@ module.exports = [
     expected: () => 'boolean',
     slots: () => 1,
     emitTest: (g, d, x) => `typeof ${x} === 'boolean'`,
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (typeof ${x} !== 'boolean') ${g.fail(path, shown, x)}`, `T[i++] = ${x} ? 1 : 0;`);
-    },
     test: (d, x) => typeof x === 'boolean',
     put(c, d, x, shown) {
       if (typeof x !== 'boolean') throw c.fail(shown, x);

@@ -28,11 +28,6 @@ module.exports = [
     blobs: 1,
     emitTest: (g, d, x) =>
       constrained(d) ? `(rt.typedKind(${x}) === 'Uint8Array' && ${emitCount(`rt.inputLength(${x})`, d.minLength, d.maxLength)})` : `rt.typedKind(${x}) === 'Uint8Array'`,
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (rt.typedKind(${x}) !== 'Uint8Array') ${g.fail(path, shown, x)}`);
-      if (constrained(d)) g.enc.push(`if (!(${emitCount(`rt.inputLength(${x})`, d.minLength, d.maxLength)})) ${g.violated(path, d, x)}`);
-      g.blob(x);
-    },
     test: (d, x) => rt.typedKind(x) === 'Uint8Array' && (!constrained(d) || satisfies(d, x)),
     satisfies,
     violations: (d, x) => countViolations('Uint8Array', 'byte', rt.inputLength(x), d.minLength, d.maxLength, describe(x)),

@@ -13,11 +13,6 @@ module.exports = [
     expected: () => 'valid Date',
     slots: () => 1,
     emitTest: (g, d, x) => `rt.dateTime(${x}) === rt.dateTime(${x})`,
-    emitPut(g, d, x, path, room, shown) {
-      const ms = g.fresh('ms');
-      // NaN (not a Date, or an invalid one) is the one value unequal to itself.
-      g.enc.push(`const ${ms} = rt.dateTime(${x});`, `if (${ms} !== ${ms}) ${g.fail(path, shown, x)}`, `T[i++] = ${ms};`);
-    },
     test: (d, x) => !Number.isNaN(rt.dateTime(x)),
     put(c, d, x, shown) {
       const ms = rt.dateTime(x);

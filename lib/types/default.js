@@ -26,11 +26,6 @@ module.exports = [
     expected: (d, g) => g.expected(d.of),
     slots: (d, g) => g.slots(d.of),
     emitTest: (g, d, x) => `(${x} === undefined || ${g.test(d.of, x)})`,
-    emitPut(g, d, x, path, room) {
-      const y = g.fresh('d');
-      g.enc.push(`const ${y} = ${x} === undefined ? ${g.constant(g.defaultValue(d))} : ${x};`);
-      g.put(d.of, y, path, room);
-    },
     test: (d, x, c) => x === undefined || c.test(d.of, x),
     put(c, d, x) {
       c.put(d.of, x === undefined ? c.m.defaultValue(d) : x);

@@ -28,17 +28,6 @@ module.exports = [
     emitTest(g, d, x) {
       return `(typeof ${x} === 'string' && ${g.constant(new Set(d.values))}.has(${x}))`;
     },
-    emitPut(g, d, x, path, room, shown) {
-      if (d.values.length <= 8) {
-        g.enc.push(`switch (${x}) {`);
-        d.values.forEach((v, k) => g.enc.push(`case ${JSON.stringify(v)}: T[i++] = ${k}; break;`));
-        g.enc.push(`default: ${g.fail(path, shown, x)}`, '}');
-      } else {
-        const e = g.fresh('e');
-        const map = g.constant(new Map(d.values.map((v, k) => [v, k])));
-        g.enc.push(`const ${e} = ${map}.get(${x});`, `if (${e} === undefined) ${g.fail(path, shown, x)}`, `T[i++] = ${e};`);
-      }
-    },
     test: (d, x) => typeof x === 'string' && d.values.includes(x),
     put(c, d, x, shown) {
       const k = typeof x === 'string' ? c.index(d).get(x) : undefined;

@@ -7,7 +7,6 @@
 // encode takes, decode takes too.
 
 const { ShornError, describe } = require('../errors');
-const rt = require('../runtime');
 
 function buildFloat(name, options) {
   const d = { type: name };
@@ -57,11 +56,6 @@ function floatType(name) {
     expected: () => `number (${name})`,
     slots: () => 1,
     emitTest: (g, d, x) => (boundsOf(d) ? `(typeof ${x} === 'number' && ${emitSatisfies(d, x)})` : `typeof ${x} === 'number'`),
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (typeof ${x} !== 'number') ${g.fail(path, shown, x)}`);
-      if (boundsOf(d)) g.enc.push(`if (!(${emitSatisfies(d, x)})) ${g.violated(path, d, x)}`);
-      g.enc.push(`T[i++] = ${x};`);
-    },
     test: (d, x) => typeof x === 'number' && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     // A NaN is reported against the bound there is, the minimum first.

@@ -46,12 +46,9 @@ function int64Type(name, lo, hi, view) {
     expected: () => `${name} (bigint ${lo} to ${hi})`,
     slots: () => 1,
     uses64: true,
+    // The type's own check of `x`, without its constraints, as generated code.
+    emitKind: inRange,
     emitTest: (g, d, x) => (boundsOf(d) ? `(${inRange(x)} && ${emitSatisfies(d, x, literal)})` : inRange(x)),
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (!${inRange(x)}) ${g.fail(path, shown, x)}`);
-      if (boundsOf(d)) g.enc.push(`if (!(${emitSatisfies(d, x, literal)})) ${g.violated(path, d, x)}`);
-      g.enc.push(`${view}[i++] = ${x};`);
-    },
     test: (d, x) => typeof x === 'bigint' && x >= min && x <= max && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     violations,

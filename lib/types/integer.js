@@ -73,12 +73,9 @@ function integerType(name, expected, emitCheck, check) {
     constraints: [...OPTIONS],
     expected: () => expected,
     slots: () => 1,
+    // The type's own check of `x`, without its constraints, as generated code.
+    emitKind: (x) => `typeof ${x} === 'number' && ${emitCheck(x)}`,
     emitTest: (g, d, x) => `(typeof ${x} === 'number' && ${emitCheck(x)}${boundsOf(d) ? ` && ${emitSatisfies(d, x)}` : ''})`,
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (!(typeof ${x} === 'number' && ${emitCheck(x)})) ${g.fail(path, shown, x)}`);
-      if (boundsOf(d)) g.enc.push(`if (!(${emitSatisfies(d, x)})) ${g.violated(path, d, x)}`);
-      g.enc.push(`T[i++] = ${x};`);
-    },
     test: (d, x) => typeof x === 'number' && check(x) && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     violations,

@@ -760,48 +760,6 @@ module.exports = [
     slots: () => 0,
     variable: true,
     emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
-    emitPut(g, d, x, path, room) {
-      // Written by JS in its bytes (`write`); a value it gives up on is handed off.
-      if (g.layout.positional) {
-        g.handOffPut(d, x, path);
-        g.room(room);
-        return;
-      }
-      const w = g.constant(J);
-      const end = g.fresh('e');
-      g.enc.push(
-        `const ${end} = ${w}.write(${x}, T, i, S, ${g.split ? 'W.d' : '0'}, G.maxDepth, rt.grow, false);`,
-        `if (${end} !== ${BUSY} && ${w}.T !== T) { T = ${w}.T; ${g.info.uses64 ? "TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');" : ''} }`,
-        `if (${end} >= 0) { i = ${end}; S = ${w}.S; }`,
-        'else {',
-      );
-      g.handOffPut(d, x, path);
-      g.enc.push(`if (${end} === ${FAIL_CUT}) ${g.raise(`${w}.changed(${path.code()})`)}`, '}');
-      g.room(room);
-    },
-    // An array's items, written by `items` in one session; an item it gives up on is
-    // handed off, and the loop goes on after it.
-    emitPutItems(g, d, x, n, path) {
-      const w = g.constant(J);
-      const k = g.fresh('k');
-      const e = g.fresh('e');
-      const f = g.fresh('f');
-      const y = g.fresh('y');
-      g.enc.push(
-        `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
-        `const ${e} = ${w}.items(${x}, ${k}, ${n}, T, i, S, ${g.split ? 'W.d' : '0'}, G.maxDepth, rt.grow, false);`,
-        `let ${y};`,
-        `let ${f} = 0;`,
-        `if (${e} !== ${BUSY}) {`,
-        `if (${w}.T !== T) { T = ${w}.T; ${g.info.uses64 ? "TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');" : ''} }`,
-        `i = ${e}; S = ${w}.S; ${k} = ${w}.k;`,
-        `if (${k} === ${n}) break;`,
-        `${y} = ${w}.item; ${w}.item = null; ${f} = ${w}.failed;`,
-        `} else ${y} = ${x}[${k}];`,
-      );
-      g.handOffPut(d, y, path.index(k));
-      g.enc.push(`if (${f} === ${FAIL_CUT}) ${g.raise(`${w}.changed(${path.index(k).code()})`)}`, '}');
-    },
     test: (d, x, c) => isJson(x, c),
     put: (c, d, x) => putBytes(c, x),
     take: (c) => take(c, rt.keyTable(c.m)),
@@ -816,6 +774,9 @@ module.exports = [
     minBytes: () => 1,
   },
 ];
+module.exports.J = J;
+module.exports.BUSY = BUSY;
+module.exports.FAIL_CUT = FAIL_CUT;
 
 // Deeper than any codec reads (src/program.rs, MAX_MAX_DEPTH is 1000): a cycle, most likely.
 const MAX_COPY_DEPTH = 1000;

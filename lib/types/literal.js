@@ -16,9 +16,6 @@ const common = {
   expected: (d) => (value(d) === null ? 'null' : `${JSON.stringify(value(d))} (literal)`),
   slots: () => 0,
   emitTest: (g, d, x) => (typeof value(d) === 'number' ? `Object.is(${x}, ${JSON.stringify(value(d))})` : `${x} === ${JSON.stringify(value(d))}`),
-  emitPut(g, d, x, path, room, shown) {
-    g.enc.push(`if (!(${this.emitTest(g, d, x)})) ${g.fail(path, shown, x)}`);
-  },
   test: (d, x) => Object.is(x, value(d)),
   put(c, d, x, shown) {
     if (!Object.is(x, value(d))) throw c.fail(shown, x);

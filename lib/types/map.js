@@ -13,8 +13,6 @@ const rt = require('../runtime');
 const { describe } = require('../errors');
 const { buildCounts, within, countViolations } = require('./array');
 
-const UPFRONT = 1 << 20;
-
 module.exports = [
   {
     name: 'map',
@@ -36,30 +34,6 @@ module.exports = [
           `for (const ${e} of ${y}) if (!(${g.test(d.keys, `${e}[0]`)}) || !(${g.test(d.values, `${e}[1]`)})) ${fail}`,
         ];
       });
-    },
-    emitPut(g, d, x, path, room, shown) {
-      const n = g.fresh('n');
-      const k = g.fresh('k');
-      const e = g.fresh('e');
-      const key = g.fresh('key');
-      const y = g.fresh('y');
-      const per = g.slots(d.keys) + g.slots(d.values);
-      g.enc.push(
-        `if (!rt.isMap(${x})) ${g.fail(path, shown, x)}`,
-        `const ${n} = ${x}.size;`,
-        ...(d.maxEntries === undefined ? [] : [`if (${n} > ${d.maxEntries}) ${g.violated(path, d, x)}`]),
-        `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
-        `T[i++] = ${n};`,
-        `let ${k} = 0;`,
-        `for (const ${e} of ${x}) {`,
-        `if (i + ${per} > T.length) ${g.grow(`i + ${per}`)}`,
-        `const ${key} = ${e}[0];`,
-        `const ${y} = ${e}[1];`,
-      );
-      g.put(d.keys, key, path.index(k).item(0), per);
-      g.put(d.values, y, path.index(k).item(1), per);
-      g.enc.push(`${k}++;`, '}');
-      g.room(room);
     },
     test: (d, x, c) => rt.isMap(x) && within(x.size, undefined, d.maxEntries) && [...x].every(([k, v]) => c.test(d.keys, k) && c.test(d.values, v)),
     satisfies: (d, x) => within(x.size, undefined, d.maxEntries),

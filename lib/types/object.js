@@ -70,19 +70,6 @@ module.exports = [
         return lines;
       });
     },
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (!${isObject(x)}) ${g.fail(path, shown, x)}`);
-      for (const f of d.fields) {
-        const y = g.fresh('f');
-        g.enc.push(`const ${y} = ${readField(x, f.name)};`);
-        g.put(f.schema, y, path.field(f.name), room);
-      }
-      if (d.strict) {
-        const names = g.constant(new Set(d.fields.map((f) => f.name)));
-        const error = g.fresh('e');
-        g.enc.push(`const ${error} = rt.strictError(${x}, ${names}, ${path.code()});`, `if (${error} !== null) ${g.raise(error)}`);
-      }
-    },
     test(d, x, c) {
       if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
       for (const f of d.fields) {

@@ -11,12 +11,6 @@ function presence(name, absent) {
     expected: (d, g) => (name === 'nullable' ? `${g.expected(d.of)} or null` : g.expected(d.of)),
     slots: (d, g) => 1 + g.slots(d.of),
     emitTest: (g, d, x) => `(${x} === ${absent} || ${g.test(d.of, x)})`,
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (${x} === ${absent}) T[i++] = 0; else {`, 'T[i++] = 1;');
-      // A nullable's value that fails is reported against "T or null".
-      g.put(d.of, x, path, room, name === 'nullable' ? d : undefined);
-      g.enc.push('}');
-    },
     test: (d, x, c) => x === (name === 'nullable' ? null : undefined) || c.test(d.of, x),
     put(c, d, x) {
       if (x === (name === 'nullable' ? null : undefined)) {

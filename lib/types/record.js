@@ -14,14 +14,6 @@ const { pathKey } = require('../errors');
 const rt = require('../runtime');
 const { buildCounts, emitCount, within, countViolations } = require('./array');
 
-const UPFRONT = 1 << 20;
-// Record keys of up to this many ASCII characters are written in their bytes on encode.
-const SHORT_KEY = 16;
-// A record written whole in its bytes (`emitPut`): the tape slot that says so, in place of
-// its count (src/engine.rs, RAW_ENTRIES), and the most tape slots it may take.
-const RAW = -1;
-const RAW_SLOTS = 128;
-
 const entries = (n) => `object (${n} ${n === 1 ? 'entry' : 'entries'})`;
 
 // On decode a record of MIN_SHAPE to MAX_SHAPE entries has a shape slot after its count
@@ -63,81 +55,6 @@ module.exports = [
         const count = d.maxEntries === undefined ? [] : [`if (!(${emitCount(`Object.keys(${y}).length`, undefined, d.maxEntries)})) ${fail}`];
         return [`if (!rt.isPlainObject(${y})) ${fail}`, ...count, `for (const ${k} of Object.keys(${y})) if (!(${g.test(d.values, `${y}[${k}]`)})) ${fail}`];
       });
-    },
-    emitPut(g, d, x, path, room, shown) {
-      // The whole record written by JS in its bytes (its count, keys and values, as the
-      // JS write of small messages writes them, lib/small.js) into the tape after a RAW
-      // token, as json values are: one copy natively (src/engine.rs, Entries), no token
-      // per key and value. A record the JS write does not take (an invalid value, text
-      // not all ASCII, more bytes than the tape has room for, which is RAW_SLOTS slots or
-      // more) goes by tokens, below, which alone report errors, over what it had written.
-      const raw = g.rawWriter(d);
-      if (raw !== null) {
-        // After a record it gave up, the next 1, 2, 4, ... 64 here (while they keep being
-        // given up) skip it, as for the JS write of small messages: one with text not all
-        // ASCII (gsoc-2018's) would be written twice each time.
-        const skip = g.fresh('rs');
-        g.rawFunctions.push(`let ${skip} = 0;`, `let ${skip}b = 1;`);
-        const b = g.fresh('b');
-        const e = g.fresh('e');
-        g.enc.push(
-          `const ${b} = (i + 3) * 8;`,
-          `let ${e} = -1;`,
-          `if (${skip} === 0) {`,
-          `if (i + ${3 + RAW_SLOTS} > T.length) ${g.grow(`i + ${3 + RAW_SLOTS}`)}`,
-          `${e} = ${raw}(${x}, rt.tapeWriter(T), rt.tapeBytes(T), ${b}, T.length * 8 - 16);`,
-          `if (${e} < 0) { ${skip} = ${skip}b; if (${skip}b < 64) ${skip}b *= 2; } else if (${skip}b !== 1) ${skip}b = 1;`,
-          `} else ${skip}--;`,
-          `if (${e} >= 0) {`,
-          `T[i] = ${RAW};`,
-          `T[i + 1] = ${e} - ${b};`,
-          `T[i + 2] = 0;`,
-          `i += 3 + ((${e} - ${b} + 7) >> 3);`,
-          '} else {',
-        );
-      }
-      const keys = g.fresh('ks');
-      const n = g.fresh('n');
-      const k = g.fresh('k');
-      const key = g.fresh('key');
-      const y = g.fresh('y');
-      // A key's slot and the two slots of a short key's bytes, then its value's.
-      const per = 3 + g.slots(d.values);
-      g.enc.push(
-        `if (!rt.isPlainObject(${x})) ${g.fail(path, shown, x)}`,
-        `const ${keys} = Object.keys(${x});`,
-        `const ${n} = ${keys}.length;`,
-        ...(d.maxEntries === undefined ? [] : [`if (${n} > ${d.maxEntries}) ${g.violated(path, d, x)}`]),
-        `if (i + 1 + ${n} * ${per} > T.length) ${g.grow(`i + 1 + Math.min(${n} * ${per}, ${UPFRONT})`)}`,
-        `T[i++] = ${n};`,
-        `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
-        `if (i + ${per} > T.length) ${g.grow(`i + ${per}`)}`,
-        `const ${key} = ${keys}[${k}];`,
-      );
-      // A key of at most SHORT_KEY ASCII characters is written in its bytes, into the
-      // tape (src/types/json.rs, record_key_encode); another goes in the text.
-      const U = g.fresh('U');
-      const o = g.fresh('o');
-      const j = g.fresh('j');
-      const ch = g.fresh('ch');
-      const kn = g.fresh('kn');
-      g.enc.push(
-        `const ${kn} = ${key}.length;`,
-        `let ${j} = -1;`,
-        `if (${kn} <= ${SHORT_KEY}) {`,
-        `const ${U} = rt.tapeBytes(T);`,
-        `const ${o} = (i + 1) * 8;`,
-        `for (${j} = 0; ${j} < ${kn}; ${j}++) { const ${ch} = ${key}.charCodeAt(${j}); if (${ch} >= 128) break; ${U}[${o} + ${j}] = ${ch}; }`,
-        '}',
-        `if (${j} === ${kn}) { T[i] = -1 - ${kn}; i += 1 + ((${kn} + 7) >> 3); } else {`,
-      );
-      g.string(key);
-      g.enc.push('}');
-      g.enc.push(`const ${y} = ${x}[${key}];`);
-      g.put(d.values, y, path.key(key), per);
-      g.enc.push('}');
-      if (raw !== null) g.enc.push('}');
-      g.room(room);
     },
     test: (d, x, c) => rt.isPlainObject(x) && within(Object.keys(x).length, undefined, d.maxEntries) && Object.keys(x).every((k) => c.test(d.values, x[k])),
     satisfies: (d, x) => within(Object.keys(x).length, undefined, d.maxEntries),

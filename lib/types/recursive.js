@@ -19,18 +19,11 @@ const handOff = {
   slots: () => 0,
   variable: true,
   emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
-  emitPut(g, d, x, path, room) {
-    g.handOffPut(d, x, path);
-    g.room(room);
-  },
 };
 
 module.exports = [
   {
     ...handOff,
-    emitPut(g, d, x, path, room) {
-      g.putDefinition(d, x, path, room);
-    },
     name: 'recursive',
     build(name, body) {
       if (typeof name !== 'string' || name === '' || typeof body !== 'function') {
@@ -61,9 +54,6 @@ module.exports = [
   },
   {
     ...handOff,
-    emitPut(g, d, x, path, room) {
-      g.putDefinition(g.info.refs.get(d), x, path, room);
-    },
     name: 'ref',
     build(name) {
       if (typeof name !== 'string' || name === '') throw schemaError('t.ref takes the name of an enclosing t.recursive');

@@ -16,7 +16,6 @@
 const { ShornError, describe, violation } = require('../errors');
 const { FORMATS } = require('../formats');
 const { compilePattern, PatternRefused } = require('../pattern');
-const rt = require('../runtime');
 
 const OPTIONS = new Set(['minLength', 'maxLength', 'pattern', 'format']);
 
@@ -177,12 +176,6 @@ module.exports = [
     emitTest(g, d, x) {
       const c = constrained(d) ? emitSatisfies(g, d, x) : '';
       return c ? `(typeof ${x} === 'string' && ${c})` : `typeof ${x} === 'string'`;
-    },
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (typeof ${x} !== 'string') ${g.fail(path, shown, x)}`);
-      const checks = constrained(d) ? emitSatisfies(g, d, x, true) : '';
-      if (checks !== '') g.enc.push(`if (!(${checks})) ${g.violated(path, d, x)}`);
-      g.string(x);
     },
     test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),
     satisfies,

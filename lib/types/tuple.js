@@ -20,14 +20,6 @@ module.exports = [
         ...d.items.map((item, k) => `if (!(${g.test(item, `${y}[${k}]`)})) ${fail}`),
       ]);
     },
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (!Array.isArray(${x}) || ${x}.length !== ${d.items.length}) ${g.fail(path, shown, x)}`);
-      d.items.forEach((item, k) => {
-        const y = g.fresh('t');
-        g.enc.push(`const ${y} = ${x}[${k}];`);
-        g.put(item, y, path.item(k), room);
-      });
-    },
     test: (d, x, c) => Array.isArray(x) && x.length === d.items.length && d.items.every((item, k) => c.test(item, x[k])),
     put(c, d, x, shown) {
       if (!Array.isArray(x) || x.length !== d.items.length) throw c.fail(shown, x);

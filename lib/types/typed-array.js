@@ -27,10 +27,6 @@ module.exports = CLASSES.map(([name, Class]) => {
     slots: () => 0,
     blobs: 1,
     emitTest: (g, d, x) => `rt.typedKind(${x}) === '${tag}'`,
-    emitPut(g, d, x, path, room, shown) {
-      g.enc.push(`if (rt.typedKind(${x}) !== '${tag}') ${g.fail(path, shown, x)}`);
-      g.blob(x);
-    },
     test: (d, x) => rt.typedKind(x) === tag,
     put(c, d, x, shown) {
       if (rt.typedKind(x) !== tag) throw c.fail(shown, x);

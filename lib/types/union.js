@@ -19,7 +19,7 @@ function tagOf(variant, key) {
 
 const isObject = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-// The most variants tested by a chain of `else if` (`emitPut`, and lib/small.js's write);
+// The most variants tested by a chain of `else if` (lib/put.js, and lib/small.js's write);
 // a longer union tests each in an `if` of its own in one labelled block. V8 compiles a
 // generated function on its first call, recursing once per `else if`, ~200 bytes of
 // native stack each: a union of 3,700 variants overflowed the stack on every encode.
@@ -45,20 +45,6 @@ module.exports = [
     slots: mostSlots,
     variable: true,
     emitTest: (g, d, x) => `(${d.variants.map((v) => g.test(v, x)).join(' || ')})`,
-    emitPut(g, d, x, path, room) {
-      const chain = d.variants.length <= CHAIN_MAX;
-      const label = chain ? '' : g.fresh('union');
-      if (!chain) g.enc.push(`${label}: {`);
-      d.variants.forEach((variant, k) => {
-        g.enc.push(`${k === 0 || !chain ? '' : 'else '}if (${g.test(variant, x)}) {`, `T[i++] = ${k};`);
-        g.put(variant, x, path, room);
-        g.enc.push(chain ? '}' : `break ${label};\n}`);
-      });
-      // (A split schema counts the depth of recursive values in W.d: the variant's error is
-      // looked for from there, as the generic marshaller does.)
-      const raise = g.raise(`G.unionErrorOf(${g.constant(d)}, ${x}, ${path.code()}${g.split ? ', W.d' : ''})`);
-      g.enc.push(chain ? `else ${raise}` : `${raise}\n}`);
-    },
     test: (d, x, c) => d.variants.some((v) => c.test(v, x)),
     put(c, d, x) {
       const k = d.variants.findIndex((v) => c.test(v, x));
@@ -113,24 +99,6 @@ module.exports = [
           '}',
         ];
       });
-    },
-    emitPut(g, d, x, path, room, shown) {
-      const tag = g.fresh('tag');
-      const { open, label } = tagSwitch(g, d, tag);
-      g.enc.push(
-        `if (typeof ${x} !== 'object' || ${x} === null || Array.isArray(${x})) ${g.fail(path, shown, x)}`,
-        `const ${tag} = ${readField(x, d.key)};`,
-        open,
-      );
-      d.variants.forEach((variant, k) => {
-        g.enc.push(`case ${label(k)}: {`, `T[i++] = ${k};`);
-        g.put(variant, x, path, room);
-        g.enc.push('break;', '}');
-      });
-      g.enc.push(
-        `default: ${g.raise(`rt.invalid(${path.field(d.key).code()}, ${g.constant(tagsExpected(d))}, ${tag})`)}`,
-        '}',
-      );
     },
     test(d, x, c) {
       if (!isObject(x)) return false;
@@ -212,3 +180,4 @@ function tagsExpected(d) {
 module.exports.tagIndex = tagIndex;
 module.exports.tagSwitch = tagSwitch;
 module.exports.CHAIN_MAX = CHAIN_MAX;
+module.exports.tagsExpected = tagsExpected;
