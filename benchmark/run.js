@@ -6,7 +6,7 @@
 //
 //   node benchmark/run.js                 full run: 3 rounds, every fixture and corpus, then the
 //                                         construct matrix, inferred schemas, t.json() on the corpora
-//                                         and the browser (~27 min on 2 cores)
+//                                         and the browser (~20 min on 2 cores)
 //   node benchmark/run.js --quick         1 round, short samples, 4 small fixtures and 3 corpora (~1 min)
 //   options: --codecs a,b  --fixtures x,y  --rounds N
 //   (--fixtures takes fixture and corpus names, and `corpora` for all six corpora)
