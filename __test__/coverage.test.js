@@ -36,11 +36,41 @@ test('every type the compiler accepts has a builder in t and a module in lib/typ
   assert.deepStrictEqual(Object.keys(shorn.t).sort(), [...compiled].sort());
 });
 
-test('every type module has its lowering, its byte walk and its value checks (the JS back end runs on them)', () => {
+test('every type module has its lowering and its value checks (the back ends run on them)', () => {
   for (const [name, def] of TYPES) {
-    for (const member of ['lower', 'inspect', 'put', 'take', 'test', 'expected', 'minBytes']) {
+    for (const member of ['lower', 'put', 'take', 'test', 'expected', 'minBytes']) {
       assert.equal(typeof def[member], 'function', `lib/types: ${name}.${member}`);
     }
+  }
+});
+
+test('every operation a type lowers to has its byte walk, its tape read and its tape write', () => {
+  const { lowering } = require('../lib/lower');
+  const { sizesOf, INSPECT } = require('../lib/inspect');
+  const { TAKE } = require('../lib/take');
+  const { PUT } = require('../lib/put');
+  const { analyze } = require('../lib/walk');
+  const { marshallerOf } = require('./helpers');
+  const seen = new Set();
+  for (const row of ROWS) {
+    const d = shorn.compile(row.schema).schema;
+    const L = lowering(marshallerOf(d), sizesOf(d, analyze(d).refs));
+    const done = new Set();
+    (function visit(op) {
+      if (done.has(op)) return;
+      done.add(op);
+      seen.add(op.op);
+      for (const [back, table] of [['lib/inspect.js INSPECT', INSPECT], ['lib/take.js TAKE', TAKE], ['lib/put.js PUT', PUT]]) {
+        assert.equal(typeof table[op.op], 'function', `${row.name}: ${back} has no ${op.op}`);
+      }
+      // (A field's own operation, as the back ends take it: optional and default ones too.)
+      const children = [op.of, op.items, op.values, op.keys, op.body, ...(Array.isArray(op.items) ? op.items : []), ...(op.variants || []), ...(op.fields || []).map((f) => L.node(f.d))];
+      for (const c of children) if (c && typeof c === 'object' && typeof c.op === 'string') visit(c);
+    })(L.node(d));
+  }
+  // Every type's row reached its operation: the leaves, and every control operation.
+  for (const op of ['bool', 'string', 'bytes', 'typed', 'enum', 'const', 'json', 'array', 'tuple', 'object', 'presence', 'default', 'record', 'map', 'union', 'tagged', 'call']) {
+    assert.ok(seen.has(op), `no row lowers to ${op}`);
   }
 });
 

@@ -2,9 +2,9 @@
 // The byte walk of `shorn inspect` (its output is lib/cli/inspect.js) and of the JS back
 // end's exact decode (lib/js-backend.js): walks a message's bytes with its schema and
 // reports every byte range with the path and value it holds, and a decode error at the
-// offset where the native decoder finds it. Each type's part of the walk is its `inspect`
-// member (lib/types/), with its `minBytes` (src/types/mod.rs, min_size); this is the
-// driver, which knows no type. It reads what the Rust decoder reads, in the same order,
+// offset where the native decoder finds it. The walk runs over the schema's lowering
+// (lib/lower.js), one entry per operation (INSPECT, below), with each type's `minBytes`
+// (lib/types/; src/types/mod.rs, min_size). It reads what the Rust decoder reads, in the same order,
 // with the same checks and the same error offsets and paths (the tests hold it to that on
 // every golden vector): src/codec/reader.rs and varint.rs for the primitives, src/types/
 // for the rest. It does not estimate the decode budget (maxDecodedBytes) nor the total
@@ -16,6 +16,11 @@ const { analyze, walk } = require('./walk');
 const { constraintsOf } = require('./constraints');
 const { FORMATS } = require('./formats');
 const { codePoints, patternOf } = require('./types/string');
+const { lowering } = require('./lower');
+const rt = require('./runtime');
+const { tagIndex, tagOf } = require('./types/union');
+const { keyKind } = require('./types/map');
+const { inspectJson } = require('./types/json');
 
 // The limits a decode checks (src/program.rs, Limits), as compile() takes them.
 const DEFAULT_LIMITS = Object.freeze({
@@ -88,13 +93,34 @@ function analysisOf(descriptor, r) {
   if (a === undefined) {
     const info = analyze(descriptor);
     r.refs = info.refs;
-    a = { refs: info.refs, paths: info.paths, sizes: defSizes(descriptor, r) };
+    a = { refs: info.refs, paths: info.paths, sizes: defSizes(descriptor, r), lowering: null };
     ANALYSES.set(descriptor, a);
   }
   return a;
 }
 
-/** The reader the types' `inspect` members work with. */
+// The schema's lowering (lib/lower.js), which the walk runs over (INSPECT), made on first
+// use and kept with the analysis: the sizes are the walk's own, and the enum and variant
+// indexes the lowering holds for the other back ends are made here as the marshaller
+// makes them.
+function loweringOf(a) {
+  if (a.lowering === null) {
+    const sizes = {
+      minBytes: (d) => TYPES.get(d.type).minBytes(d, sizes),
+      defSize: (d) => a.sizes.get(d) || 0,
+      target: (ref) => a.refs.get(ref),
+    };
+    const m = {
+      index: (d) => new Map(d.values.map((v, k) => [v, k])),
+      tagIndex,
+      target: (ref) => a.refs.get(ref),
+    };
+    a.lowering = lowering(m, sizes);
+  }
+  return a.lowering;
+}
+
+/** The reader the byte walk (INSPECT, below) works with. */
 class Inspector {
   constructor(bytes, descriptor, limits) {
     this.bytes = bytes;
@@ -108,6 +134,7 @@ class Inspector {
     this.onRow = null;
     this.deferred = null;
     const a = analysisOf(descriptor, this);
+    this.analysis = a;
     this.refs = a.refs;
     this.paths = a.paths;
     this.sizes = a.sizes;
@@ -274,8 +301,14 @@ class Inspector {
 
   /** Reads one value of `d`; returns it as the decoder gives it. */
   value(d) {
-    if (constraintsOf(d).length === 0) return TYPES.get(d.type).inspect(this, d);
+    if (constraintsOf(d).length === 0) return this.own(d);
     return this.constrained(d);
+  }
+
+  /** Reads one value of `d` by its operation (INSPECT), its constraints left to `value`. */
+  own(d) {
+    const op = loweringOf(this.analysis).node(d);
+    return INSPECT[op.op](this, op);
   }
 
   // ---- constraints (docs/FORMAT.md, "Constraints"), where the decoder checks them ------
@@ -291,9 +324,9 @@ class Inspector {
       const n = this.peekVarint();
       const [min, max, unit] = d.type === 'array' ? [d.minItems ?? 0, d.maxItems ?? Infinity, 'item'] : [0, d.maxEntries, 'entry'];
       if (n !== null) this.checkCount(at, d.type, unit, n, min, max);
-      return TYPES.get(d.type).inspect(this, d);
+      return this.own(d);
     }
-    const value = TYPES.get(d.type).inspect(this, d);
+    const value = this.own(d);
     const found = (v) => (typeof v === 'bigint' ? String(v) : Number.isNaN(v) ? 'NaN' : String(v));
     if (d.type === 'string') {
       this.checkCount(at, 'string', 'code point', codePoints(value), d.minLength ?? 0, d.maxLength ?? Infinity);
@@ -428,6 +461,243 @@ function defSizes(descriptor, r) {
   return sizes;
 }
 
+// ---- the walk of each operation of the lowering -------------------------------------------
+//
+// INSPECT[op.op](r, op) reads one value of `op` at the reader's position, with the checks
+// the Rust decoder makes (src/types/*.rs), and reports its rows (`r.leaf`, `r.note`);
+// returns the value as decode gives it. Children are read by `r.value(child.d)`, which
+// adds the child's constraints.
+
+// Integers as src/types/integer.rs reads them, with the range checks of decode.
+const OUT_OF_RANGE = 'varint out of range for its type';
+const unzigzag = (u) => (u >>> 1) ^ -(u & 1);
+const INTEGERS = {
+  uint8: (r) => r.u8(),
+  int8: (r) => (r.u8() << 24) >> 24,
+  uint16(r, at) {
+    const v = r.varint();
+    if (v > 65535) throw r.malformed(at, OUT_OF_RANGE);
+    return v;
+  },
+  uint32: (r) => r.varint(),
+  int16(r, at) {
+    const v = unzigzag(r.varint());
+    if (v < -32768 || v > 32767) throw r.malformed(at, OUT_OF_RANGE);
+    return v;
+  },
+  int32: (r) => unzigzag(r.varint()),
+  int(r, at) {
+    const u = r.varint64();
+    const v = (u >> 1n) ^ -(u & 1n);
+    if (v > 9007199254740991n || v < -9007199254740991n) throw r.malformed(at, OUT_OF_RANGE);
+    return Number(v);
+  },
+};
+
+function inspectInteger(r, op) {
+  const at = r.offset;
+  return r.leaf(at, op.d, INTEGERS[op.op](r, at));
+}
+
+function inspectFloat(r, op) {
+  const at = r.offset;
+  return r.leaf(at, op.d, op.op === 'float32' ? r.float32() : r.float64());
+}
+
+// A zigzag varint64 (int64) or a varint64 (uint64), as a bigint.
+function inspectInt64(r, op) {
+  const at = r.offset;
+  const u = r.varint64();
+  return r.leaf(at, op.d, op.op === 'int64' ? (u >> 1n) ^ -(u & 1n) : u);
+}
+
+// A variant index below the number of variants (src/types/union.rs, read_index).
+function readVariant(r, op) {
+  const at = r.offset;
+  const k = r.varint();
+  if (k >= op.variants.length) throw r.malformed(at, `union variant ${k} out of range (the union has ${op.variants.length} variants)`);
+  return k;
+}
+
+const INSPECT = {
+  bool(r, op) {
+    const at = r.offset;
+    const b = r.u8();
+    if (b > 1) throw r.malformed(at, `bool byte 0x${b.toString(16).padStart(2, '0')} (expected 0x00 or 0x01)`);
+    return r.leaf(at, op.d, b === 1);
+  },
+  uint8: inspectInteger,
+  uint16: inspectInteger,
+  uint32: inspectInteger,
+  int8: inspectInteger,
+  int16: inspectInteger,
+  int32: inspectInteger,
+  int: inspectInteger,
+  float32: inspectFloat,
+  float64: inspectFloat,
+  int64: inspectInt64,
+  uint64: inspectInt64,
+  // A zigzag varint64 within ±8.64e15 ms.
+  date(r, op) {
+    const at = r.offset;
+    const u = r.varint64();
+    const ms = (u >> 1n) ^ -(u & 1n);
+    if (ms > 8640000000000000n || ms < -8640000000000000n) throw r.malformed(at, 'varint out of range for its type');
+    return r.leaf(at, op.d, new Date(Number(ms)));
+  },
+  // A length within maxBytesLength, then the bytes.
+  bytes(r, op) {
+    const at = r.offset;
+    const n = r.length('bytes');
+    return r.leaf(at, op.d, Uint8Array.from(r.take(n)));
+  },
+  // A count within maxArrayLength, then the elements, little-endian.
+  typed(r, op) {
+    const at = r.offset;
+    const n = r.length('array');
+    const bytes = r.take(n * op.Class.BYTES_PER_ELEMENT);
+    const out = new op.Class(n);
+    new Uint8Array(out.buffer).set(bytes);
+    return r.leaf(at, op.d, out);
+  },
+  // A varint index below the number of values.
+  enum(r, op) {
+    const at = r.offset;
+    const k = r.varint();
+    if (k >= op.values.length) throw r.malformed(at, `enum index ${k} out of range (the enum has ${op.values.length} values)`);
+    return r.leaf(at, op.d, op.values[k]);
+  },
+  // No bytes, the value is in the schema.
+  const: (r, op) => r.leaf(r.offset, op.d, op.value),
+  // A length within maxStringBytes, valid UTF-8.
+  string(r, op) {
+    const at = r.offset;
+    const n = r.length('string');
+    return r.leaf(at, op.d, r.utf8(n));
+  },
+  // src/types/json.rs's decode, check for check.
+  json: (r, op) => inspectJson(r, op.d),
+  // One level deeper, then the definition's schema.
+  call(r, op) {
+    r.enter(r.offset);
+    const v = r.value(op.def.schema);
+    r.leave();
+    return v;
+  },
+  // The presence byte, 0 or 1, then the value.
+  presence(r, op) {
+    const at = r.offset;
+    const b = r.u8();
+    if (b > 1) throw r.malformed(at, `presence byte 0x${b.toString(16).padStart(2, '0')} (expected 0x00 or 0x01)`);
+    const nullable = op.absent === null;
+    if (b === 0) {
+      if (nullable) return r.leaf(at, op.d, null);
+      r.note(at, op.d, 'absent');
+      return undefined;
+    }
+    r.note(at, op.d, nullable ? 'not null' : 'present');
+    return r.value(op.of.d);
+  },
+  // On the wire, its type.
+  default: (r, op) => r.value(op.of.d),
+  tuple(r, op) {
+    return op.items.map((item, k) => {
+      r.push(`[${k}]`);
+      const v = r.value(item.d);
+      r.pop();
+      return v;
+    });
+  },
+  // A count (each item takes its fewest bytes at least), then the items.
+  array(r, op) {
+    const at = r.offset;
+    const n = r.count(r.minBytes(op.items.d));
+    r.note(at, op.d, `array of ${n} item${n === 1 ? '' : 's'}`, n);
+    const a = [];
+    for (let k = 0; k < n; k++) {
+      r.push(`[${k}]`);
+      a.push(r.value(op.items.d));
+      r.pop();
+    }
+    return a;
+  },
+  // Each field in schema order; an absent optional one is left out.
+  object(r, op) {
+    const o = {};
+    for (const f of op.fields) {
+      r.field(f.name);
+      const v = r.value(f.d);
+      r.pop();
+      if (v !== undefined) rt.defineOwn(o, f.name, v);
+    }
+    return o;
+  },
+  // A count (an entry takes its key's length byte and its value's bytes at least), then
+  // per entry a key, in the order JS keeps an object's keys and never twice (errors at the
+  // record's path), and its value (at the key's path).
+  record(r, op) {
+    const at = r.offset;
+    const n = r.count(1 + r.minBytes(op.values.d));
+    r.note(at, op.d, `record of ${n} entr${n === 1 ? 'y' : 'ies'}`, n);
+    const keys = r.keyOrder();
+    const o = {};
+    for (let k = 0; k < n; k++) {
+      const start = r.offset;
+      const key = r.utf8(r.length('string'));
+      keys.check(key, start);
+      r.note(start, op.d, `key ${JSON.stringify(key)}`, key);
+      r.push(pathKey(key));
+      const v = r.value(op.values.d);
+      r.pop();
+      if (key in rt.ObjectPrototype) rt.defineOwn(o, key, v);
+      else o[key] = v;
+    }
+    return o;
+  },
+  // A count, then per entry a key (at `[k][0]`) and a value (at `[k][1]`). Repeated keys:
+  // those decode compares by their bytes or as floats fail at the key (src/types/keys.rs);
+  // keys only JS can compare (unions, json) fail at the count, with the map's schema path,
+  // once the whole message is read, as decode finds them.
+  map(r, op) {
+    const d = op.d;
+    const at = r.offset;
+    const n = r.count(Math.max(1, r.minBytes(op.keys.d) + r.minBytes(op.values.d)));
+    r.note(at, d, `map of ${n} entr${n === 1 ? 'y' : 'ies'}`, n);
+    const kind = keyKind(op.keys.d, r);
+    const seen = new Set();
+    const m = new Map();
+    for (let k = 0; k < n; k++) {
+      const start = r.offset;
+      r.push(`[${k}][0]`);
+      const key = r.value(op.keys.d);
+      if (kind === 'float' && Object.is(key, -0)) throw r.malformed(start, '-0 as a map key (a Map holds it as 0)');
+      if ((kind === 'bytes' || kind === 'float') && seen.has(key)) throw r.malformed(start, 'a key appears twice');
+      seen.add(key);
+      r.pop();
+      r.push(`[${k}][1]`);
+      m.set(key, r.value(op.values.d));
+      r.pop();
+    }
+    if (m.size !== n) r.defer(rt.repeatedKey(at, r.staticPath(d)));
+    return m;
+  },
+  // The variant index, then the variant.
+  union(r, op) {
+    const at = r.offset;
+    const k = readVariant(r, op);
+    r.note(at, op.d, `variant ${k} of ${op.variants.length}`, k);
+    return r.value(op.variants[k].d);
+  },
+  // The variant index, then its fields.
+  tagged(r, op) {
+    const at = r.offset;
+    const k = readVariant(r, op);
+    const variant = op.variants[k].d;
+    r.note(at, op.d, `variant ${k}, ${JSON.stringify(op.key)} = ${JSON.stringify(tagOf(variant, op.key))}`, k);
+    return r.value(variant);
+  },
+};
+
 /**
  * Walks `bytes` as one message of `descriptor`. Returns `{ rows, value, error, end }`:
  * `rows` in byte order ({ offset, end, path, d, value, note }), the decoded `value` when
@@ -467,4 +737,4 @@ function inspectBytes(descriptor, bytes, limits, { onRow, stopAt } = {}) {
   return { rows: r.rows, value: error || stopped ? undefined : value, error, end: r.pos, stopped };
 }
 
-module.exports = { inspectBytes, Inspector, sizesOf, DEFAULT_LIMITS };
+module.exports = { inspectBytes, Inspector, sizesOf, INSPECT, DEFAULT_LIMITS };

@@ -14,7 +14,7 @@
 //   into that type's bytes (docs/FORMAT.md) by the type it is written for. What the core
 //   checks on encode (lone surrogates, a string's core format) is found here, and raised
 //   after the walk, where the core would raise it.
-// - decode is `shorn inspect`'s walk (lib/inspect.js, each type's `inspect`), which
+// - decode is `shorn inspect`'s walk (lib/inspect.js, INSPECT over the lowering), which
 //   reads what the Rust decoder reads in the same order, with its checks, offsets and
 //   paths (held to that by the golden vectors), with its rows turned off and the decode
 //   budget (`maxDecodedBytes`) estimated as the core estimates it.
@@ -177,7 +177,7 @@ class ByteDecoder extends Inspector {
     // One level of recursion: the definition's heap, as the core charges at a call.
     if (d.type === 'recursive') this.charge(this.costs.of(d.schema), this.pos);
     else if (d.type === 'ref') this.charge(this.costs.of(this.target(d).schema), this.pos);
-    const v = this.costs.constrained(d) ? this.constrained(d) : def(d).inspect(this, d);
+    const v = this.costs.constrained(d) ? this.constrained(d) : this.own(d);
     // A reader of another schema's bytes: the writer's value, converted (lib/evolve.js).
     if (this.overrides !== null) {
       const o = this.overrides.get(d);

@@ -1,6 +1,6 @@
 'use strict';
 // Output written as it is made, for `shorn inspect`: its dump comes from a walk that runs
-// in one go (the types' `inspect` members call back row by row), which cannot wait for a
+// in one go (lib/inspect.js, which calls back row by row), which cannot wait for a
 // stream's 'drain'. So the text is gathered into chunks of CHUNK_BYTES and each chunk is
 // written to the file descriptor before the walk goes on: whatever the length of the dump,
 // the process holds one chunk of it (issue 37, finding 11: the whole dump held as lines,

@@ -115,20 +115,6 @@ module.exports = [
     },
     toJson: (d, x, c) => (Array.isArray(x) ? Array.from(x, (y) => c.toJson(d.items, y)) : x),
     fromJson: (d, j, c) => (Array.isArray(j) ? j.map((y) => c.fromJson(d.items, y)) : j),
-    // `shorn inspect` (lib/inspect.js): a count, checked against the bytes the items
-    // take at least, then the items.
-    inspect(r, d) {
-      const at = r.offset;
-      const n = r.count(r.minBytes(d.items));
-      r.note(at, d, `array of ${n} item${n === 1 ? '' : 's'}`, n);
-      const a = [];
-      for (let k = 0; k < n; k++) {
-        r.push(`[${k}]`);
-        a.push(r.value(d.items));
-        r.pop();
-      }
-      return a;
-    },
     lower: (d, L) => ({ op: 'array', items: L.node(d.items), min: d.minItems, max: d.maxItems, minItem: L.minBytes(d.items), itemCost: L.itemCost(d.items) }),
     minBytes: () => 1,
   },

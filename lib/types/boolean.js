@@ -16,13 +16,6 @@ module.exports = [
     take: (c) => c.T[c.i++] !== 0,
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    // `shorn inspect` (lib/inspect.js): reads what decode reads, with its checks.
-    inspect(r, d) {
-      const at = r.offset;
-      const b = r.u8();
-      if (b > 1) throw r.malformed(at, `bool byte 0x${b.toString(16).padStart(2, '0')} (expected 0x00 or 0x01)`);
-      return r.leaf(at, d, b === 1);
-    },
     lower: () => ({ op: 'bool' }),
     minBytes: () => 1,
   },

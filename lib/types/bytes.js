@@ -44,12 +44,6 @@ module.exports = [
       if (Array.isArray(j) && j.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return Uint8Array.from(j);
       return j;
     },
-    // `shorn inspect` (lib/inspect.js): a length within maxBytesLength, then the bytes.
-    inspect(r, d) {
-      const at = r.offset;
-      const n = r.length('bytes');
-      return r.leaf(at, d, Uint8Array.from(r.take(n)));
-    },
     lower: () => ({ op: 'bytes' }),
     minBytes: () => 1,
   },

@@ -30,14 +30,6 @@ module.exports = [
       }
       return j;
     },
-    // `shorn inspect` (lib/inspect.js): a zigzag varint64 within ±8.64e15 ms.
-    inspect(r, d) {
-      const at = r.offset;
-      const u = r.varint64();
-      const ms = (u >> 1n) ^ -(u & 1n);
-      if (ms > 8640000000000000n || ms < -8640000000000000n) throw r.malformed(at, 'varint out of range for its type');
-      return r.leaf(at, d, new Date(Number(ms)));
-    },
     lower: () => ({ op: 'date' }),
     minBytes: () => 1,
   },

@@ -33,8 +33,6 @@ module.exports = [
     take: (c, d) => c.take(d.of),
     toJson: (d, x, c) => c.toJson(d.of, x),
     fromJson: (d, j, c) => c.fromJson(d.of, j),
-    // `shorn inspect` (lib/inspect.js): on the wire, its type.
-    inspect: (r, d) => r.value(d.of),
     lower: (d, L) => ({ op: 'default', of: L.node(d.of) }),
     minBytes: (d, r) => r.minBytes(d.of),
   },

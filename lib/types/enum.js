@@ -37,13 +37,6 @@ module.exports = [
     take: (c, d) => d.values[c.T[c.i++]],
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    // `shorn inspect` (lib/inspect.js): a varint index below the number of values.
-    inspect(r, d) {
-      const at = r.offset;
-      const k = r.varint();
-      if (k >= d.values.length) throw r.malformed(at, `enum index ${k} out of range (the enum has ${d.values.length} values)`);
-      return r.leaf(at, d, d.values[k]);
-    },
     lower: (d, L) => ({ op: 'enum', values: d.values, index: L.m.index(d) }),
     minBytes: () => 1,
   },

@@ -76,11 +76,6 @@ function floatType(name) {
     // "-Infinity" and "-0", which JSON cannot spell as numbers.
     toJson: (d, x) => floatToJson(x),
     fromJson: (d, j) => floatFromJson(j),
-    // `shorn inspect` (lib/inspect.js).
-    inspect(r, d) {
-      const at = r.offset;
-      return r.leaf(at, d, name === 'float32' ? r.float32() : r.float64());
-    },
     lower: () => ({ op: name }),
     minBytes: () => (name === 'float32' ? 4 : 8),
   };

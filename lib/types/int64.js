@@ -65,12 +65,6 @@ function int64Type(name, lo, hi, view) {
       if (typeof j === 'string' && /^-?[0-9]+$/.test(j)) return BigInt(j);
       return j;
     },
-    // `shorn inspect` (lib/inspect.js): a varint64, zigzag for int64.
-    inspect(r, d) {
-      const at = r.offset;
-      const u = r.varint64();
-      return r.leaf(at, d, name === 'int64' ? (u >> 1n) ^ -(u & 1n) : u);
-    },
     lower: () => ({ op: name }),
     minBytes: () => 1,
   };

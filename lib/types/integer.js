@@ -87,41 +87,10 @@ function integerType(name, expected, emitCheck, check) {
     take: (c) => c.T[c.i++],
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    // `shorn inspect` (lib/inspect.js): the bytes as src/types/integer.rs reads them.
-    inspect(r, d) {
-      const at = r.offset;
-      return r.leaf(at, d, READ[name](r, at));
-    },
     lower: () => ({ op: name }),
     minBytes: () => 1,
   };
 }
-
-// How `shorn inspect` reads each integer, with the range checks of decode.
-const OUT_OF_RANGE = 'varint out of range for its type';
-const unzigzag = (u) => (u >>> 1) ^ -(u & 1);
-const READ = {
-  uint8: (r) => r.u8(),
-  int8: (r) => (r.u8() << 24) >> 24,
-  uint16(r, at) {
-    const v = r.varint();
-    if (v > 65535) throw r.malformed(at, OUT_OF_RANGE);
-    return v;
-  },
-  uint32: (r) => r.varint(),
-  int16(r, at) {
-    const v = unzigzag(r.varint());
-    if (v < -32768 || v > 32767) throw r.malformed(at, OUT_OF_RANGE);
-    return v;
-  },
-  int32: (r) => unzigzag(r.varint()),
-  int(r, at) {
-    const u = r.varint64();
-    const v = (u >> 1n) ^ -(u & 1n);
-    if (v > 9007199254740991n || v < -9007199254740991n) throw r.malformed(at, OUT_OF_RANGE);
-    return Number(v);
-  },
-};
 
 module.exports = [
   ...RANGES.map(([name, lo, hi, emitCheck, check]) => integerType(name, `${name} (integer ${lo} to ${hi})`, emitCheck, check)),

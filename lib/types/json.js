@@ -768,8 +768,6 @@ module.exports = [
     // does with a decoded value changes neither the next decode nor the schema.
     toJson: (d, x) => copy(x, 0),
     fromJson: (d, j) => copy(j, 0),
-    // `shorn inspect` (lib/inspect.js): src/types/json.rs's decode, check for check.
-    inspect: (r, d) => inspect(r, d),
     lower: () => ({ op: 'json' }),
     minBytes: () => 1,
   },
@@ -777,6 +775,7 @@ module.exports = [
 module.exports.J = J;
 module.exports.BUSY = BUSY;
 module.exports.FAIL_CUT = FAIL_CUT;
+module.exports.inspectJson = inspect;
 
 // Deeper than any codec reads (src/program.rs, MAX_MAX_DEPTH is 1000): a cycle, most likely.
 const MAX_COPY_DEPTH = 1000;

@@ -23,8 +23,6 @@ const common = {
   take: (c, d) => value(d),
   toJson: (d, x) => x,
   fromJson: (d, j) => j,
-  // `shorn inspect` (lib/inspect.js): no bytes, the value is in the schema.
-  inspect: (r, d) => r.leaf(r.offset, d, value(d)),
   lower: (d) => ({ op: 'const', value: value(d) }),
   minBytes: () => 0,
 };

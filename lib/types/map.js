@@ -69,33 +69,6 @@ module.exports = [
       if (m.size !== n) throw rt.repeatedKey(at, c.pathOf(d));
       return m;
     },
-    // `shorn inspect` (lib/inspect.js): a count, then per entry a key (at `[k][0]`)
-    // and a value (at `[k][1]`). Repeated keys: those decode compares by their bytes or as
-    // floats fail at the key (src/types/keys.rs); keys only JS can compare (unions, json)
-    // fail at the count, with the map's schema path, once the whole message is read, as
-    // decode finds them.
-    inspect(r, d) {
-      const at = r.offset;
-      const n = r.count(Math.max(1, r.minBytes(d.keys) + r.minBytes(d.values)));
-      r.note(at, d, `map of ${n} entr${n === 1 ? 'y' : 'ies'}`, n);
-      const kind = keyKind(d.keys, r);
-      const seen = new Set();
-      const m = new Map();
-      for (let k = 0; k < n; k++) {
-        const start = r.offset;
-        r.push(`[${k}][0]`);
-        const key = r.value(d.keys);
-        if (kind === 'float' && Object.is(key, -0)) throw r.malformed(start, '-0 as a map key (a Map holds it as 0)');
-        if ((kind === 'bytes' || kind === 'float') && seen.has(key)) throw r.malformed(start, 'a key appears twice');
-        seen.add(key);
-        r.pop();
-        r.push(`[${k}][1]`);
-        m.set(key, r.value(d.values));
-        r.pop();
-      }
-      if (m.size !== n) r.defer(rt.repeatedKey(at, r.staticPath(d)));
-      return m;
-    },
     lower: (d, L) => ({ op: 'map', keys: L.node(d.keys), values: L.node(d.values), max: d.maxEntries, minEntry: Math.max(1, L.minBytes(d.keys) + L.minBytes(d.values)), entryCost: L.entryCost(d) }),
     minBytes: () => 1,
   },
@@ -114,3 +87,4 @@ function keyKind(d, r) {
   if (JS_KEYS.has(d.type)) return 'js';
   return 'objects';
 }
+module.exports.keyKind = keyKind;

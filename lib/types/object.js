@@ -124,18 +124,6 @@ module.exports = [
       }
       return o;
     },
-    // `shorn inspect` (lib/inspect.js): the fields in order; an absent optional field
-    // (undefined, which no type decodes to) is left out.
-    inspect(r, d) {
-      const o = {};
-      for (const f of d.fields) {
-        r.field(f.name);
-        const v = r.value(f.schema);
-        r.pop();
-        if (v !== undefined) rt.defineOwn(o, f.name, v);
-      }
-      return o;
-    },
     // Each field: how it may be missing (`kind`), and whether it is read as an own
     // property only (`own`).
     lower: (d, L) => ({

@@ -23,19 +23,6 @@ function presence(name, absent) {
     take: (c, d) => (c.T[c.i++] !== 0 ? c.take(d.of) : name === 'nullable' ? null : undefined),
     toJson: (d, x, c) => (x === (name === 'nullable' ? null : undefined) ? x : c.toJson(d.of, x)),
     fromJson: (d, j, c) => (j === (name === 'nullable' ? null : undefined) ? j : c.fromJson(d.of, j)),
-    // `shorn inspect` (lib/inspect.js): the presence byte, 0 or 1, then the value.
-    inspect(r, d) {
-      const at = r.offset;
-      const b = r.u8();
-      if (b > 1) throw r.malformed(at, `presence byte 0x${b.toString(16).padStart(2, '0')} (expected 0x00 or 0x01)`);
-      if (b === 0) {
-        if (name === 'nullable') return r.leaf(at, d, null);
-        r.note(at, d, 'absent');
-        return undefined;
-      }
-      r.note(at, d, name === 'nullable' ? 'not null' : 'present');
-      return r.value(d.of);
-    },
     lower: (d, L) => ({ op: 'presence', absent: name === 'nullable' ? null : undefined, of: L.node(d.of), cost: L.cost(d.of) }),
     minBytes: () => 1,
   };

@@ -10,7 +10,6 @@
 //
 // Constraints (docs/FORMAT.md, "record"): `maxEntries`, checked before any entry.
 
-const { pathKey } = require('../errors');
 const rt = require('../runtime');
 const { buildCounts, emitCount, within, countViolations } = require('./array');
 
@@ -112,29 +111,6 @@ module.exports = [
         else o[key] = v;
       }
       if (ids !== null) rt.defineShape(K, slot, ids);
-      return o;
-    },
-    // `shorn inspect` (lib/inspect.js): a count (an entry takes its key's length byte
-    // and its value's bytes at least), then per entry a key, in the order JS keeps an
-    // object's keys and never twice (errors at the record's path), and its value (at the
-    // key's path).
-    inspect(r, d) {
-      const at = r.offset;
-      const n = r.count(1 + r.minBytes(d.values));
-      r.note(at, d, `record of ${n} entr${n === 1 ? 'y' : 'ies'}`, n);
-      const keys = r.keyOrder();
-      const o = {};
-      for (let k = 0; k < n; k++) {
-        const start = r.offset;
-        const key = r.utf8(r.length('string'));
-        keys.check(key, start);
-        r.note(start, d, `key ${JSON.stringify(key)}`, key);
-        r.push(pathKey(key));
-        const v = r.value(d.values);
-        r.pop();
-        if (key in rt.ObjectPrototype) rt.defineOwn(o, key, v);
-        else o[key] = v;
-      }
       return o;
     },
     lower: (d, L) => ({ op: 'record', values: L.node(d.values), max: d.maxEntries, minEntry: 1 + L.minBytes(d.values), entryCost: L.entryCost(d) }),

@@ -42,13 +42,6 @@ module.exports = [
     take: (c, d) => c.take(d.schema),
     toJson: (d, x, c) => c.nestJson(() => c.toJson(d.schema, x), x),
     fromJson: (d, j, c) => c.nestJson(() => c.fromJson(d.schema, j), j),
-    // `shorn inspect` (lib/inspect.js): one level deeper, then the schema.
-    inspect(r, d) {
-      r.enter(r.offset);
-      const v = r.value(d.schema);
-      r.leave();
-      return v;
-    },
     lower: (d, L) => L.call(d),
     minBytes: (d, r) => r.defSize(d),
   },
@@ -71,13 +64,6 @@ module.exports = [
     take: (c, d) => c.take(c.target(d).schema),
     toJson: (d, x, c) => c.nestJson(() => c.toJson(c.target(d).schema, x), x),
     fromJson: (d, j, c) => c.nestJson(() => c.fromJson(c.target(d).schema, j), j),
-    // `shorn inspect` (lib/inspect.js): its definition, one level deeper.
-    inspect(r, d) {
-      r.enter(r.offset);
-      const v = r.value(r.target(d).schema);
-      r.leave();
-      return v;
-    },
     lower: (d, L) => L.call(L.target(d)),
     minBytes: (d, r) => r.defSize(r.target(d)),
   },

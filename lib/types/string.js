@@ -205,12 +205,6 @@ module.exports = [
     },
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    // `shorn inspect` (lib/inspect.js): a length within maxStringBytes, valid UTF-8.
-    inspect(r, d) {
-      const at = r.offset;
-      const n = r.length('string');
-      return r.leaf(at, d, r.utf8(n));
-    },
     lower: () => ({ op: 'string' }),
     minBytes: () => 1,
   },

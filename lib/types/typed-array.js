@@ -36,16 +36,6 @@ module.exports = CLASSES.map(([name, Class]) => {
     // JSON form: an array of the elements (floats as float32/float64 write them).
     toJson: (d, x) => (rt.typedKind(x) === tag ? Array.from(x, floatToJson) : x),
     fromJson: (d, j) => (Array.isArray(j) && j.every((v) => typeof floatFromJson(v) === 'number') ? Class.from(j, floatFromJson) : j),
-    // `shorn inspect` (lib/inspect.js): a count within maxArrayLength, then the
-    // elements, which must all be there (the truncation is at the first element).
-    inspect(r, d) {
-      const at = r.offset;
-      const n = r.length('array');
-      const bytes = r.take(n * Class.BYTES_PER_ELEMENT);
-      const out = new Class(n);
-      new Uint8Array(out.buffer).set(bytes);
-      return r.leaf(at, d, out);
-    },
     lower: () => ({ op: 'typed', Class, tag }),
     minBytes: () => 1,
   };

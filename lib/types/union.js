@@ -65,13 +65,6 @@ module.exports = [
       }
       return j;
     },
-    // `shorn inspect` (lib/inspect.js): the variant index, then the variant.
-    inspect(r, d) {
-      const at = r.offset;
-      const k = readVariant(r, d);
-      r.note(at, d, `variant ${k} of ${d.variants.length}`, k);
-      return r.value(d.variants[k]);
-    },
     lower: (d, L) => ({ op: 'union', ds: d.variants, variants: d.variants.map((v) => L.node(v)), costs: d.variants.map((v) => L.cost(v)) }),
     minBytes: () => 1,
   },
@@ -127,25 +120,10 @@ module.exports = [
       const k = isObject(j) ? c.tagIndex(d).get(j[d.key]) : undefined;
       return k === undefined ? j : c.fromJson(d.variants[k], j);
     },
-    // `shorn inspect` (lib/inspect.js): the variant index, then its fields.
-    inspect(r, d) {
-      const at = r.offset;
-      const k = readVariant(r, d);
-      r.note(at, d, `variant ${k}, ${JSON.stringify(d.key)} = ${JSON.stringify(tagOf(d.variants[k], d.key))}`, k);
-      return r.value(d.variants[k]);
-    },
     lower: (d, L) => ({ op: 'tagged', key: d.key, index: L.m.tagIndex(d), variants: d.variants.map((v) => L.node(v)), costs: d.variants.map((v) => L.cost(v)) }),
     minBytes: () => 1,
   },
 ];
-
-// A variant index below the number of variants (src/types/union.rs, read_index).
-function readVariant(r, d) {
-  const at = r.offset;
-  const k = r.varint();
-  if (k >= d.variants.length) throw r.malformed(at, `union variant ${k} out of range (the union has ${d.variants.length} variants)`);
-  return k;
-}
 
 // The switch of generated code that dispatches on tag expression `tag`: `open`, then a case
 // per variant (`label(k)`). Up to TAG_SWITCH_MAX variants it switches on the tag itself,
@@ -181,3 +159,4 @@ module.exports.tagIndex = tagIndex;
 module.exports.tagSwitch = tagSwitch;
 module.exports.CHAIN_MAX = CHAIN_MAX;
 module.exports.tagsExpected = tagsExpected;
+module.exports.tagOf = tagOf;
