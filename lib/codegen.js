@@ -176,6 +176,11 @@ class Generator {
     return `${prefix}${this.counter++}`;
   }
 
+  /** A fresh name for each of `prefixes`, in order (`fresh`). */
+  names(...prefixes) {
+    return prefixes.map((prefix) => this.fresh(prefix));
+  }
+
   expected(d) {
     return TYPES.get(d.type).expected(d, this);
   }

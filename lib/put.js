@@ -119,10 +119,7 @@ function putRecord(g, op, x, path, room, shown) {
     );
   }
   const keys = g.fresh('ks');
-  const n = g.fresh('n');
-  const k = g.fresh('k');
-  const key = g.fresh('key');
-  const y = g.fresh('y');
+  const [n, k, key, y] = g.names('n', 'k', 'key', 'y');
   // A key's slot and the two slots of a short key's bytes, then its value's.
   const per = 3 + g.slots(op.values.d);
   g.enc.push(
@@ -138,11 +135,7 @@ function putRecord(g, op, x, path, room, shown) {
   );
   // A key of at most SHORT_KEY ASCII characters is written in its bytes, into the tape
   // (src/types/json.rs, record_key_encode); another goes in the text.
-  const U = g.fresh('U');
-  const o = g.fresh('o');
-  const j = g.fresh('j');
-  const ch = g.fresh('ch');
-  const kn = g.fresh('kn');
+  const [U, o, j, ch, kn] = g.names('U', 'o', 'j', 'ch', 'kn');
   g.enc.push(
     `const ${kn} = ${key}.length;`,
     `let ${j} = -1;`,
@@ -272,9 +265,7 @@ const PUT = {
   // follow in the enclosing item (`room`).
   array(g, op, x, path, room, shown) {
     const d = op.d;
-    const n = g.fresh('n');
-    const k = g.fresh('k');
-    const y = g.fresh('y');
+    const [n, k, y] = g.names('n', 'k', 'y');
     const per = g.slots(op.items.d);
     g.enc.push(`if (!Array.isArray(${x})) ${g.fail(path, shown, x)}`, `const ${n} = ${x}.length;`);
     if (op.min !== undefined || op.max !== undefined) g.enc.push(`if (!(${emitCount(n, op.min, op.max)})) ${g.violated(path, d, x)}`);
@@ -305,11 +296,7 @@ const PUT = {
   record: putRecord,
   // The count, then each entry's key and value, in the Map's order.
   map(g, op, x, path, room, shown) {
-    const n = g.fresh('n');
-    const k = g.fresh('k');
-    const e = g.fresh('e');
-    const key = g.fresh('key');
-    const y = g.fresh('y');
+    const [n, k, e, key, y] = g.names('n', 'k', 'e', 'key', 'y');
     const per = g.slots(op.keys.d) + g.slots(op.values.d);
     g.enc.push(
       `if (!rt.isMap(${x})) ${g.fail(path, shown, x)}`,
@@ -338,10 +325,7 @@ const PUT_ITEMS = {
   // loop goes on from the next.
   json(g, op, x, n, path) {
     const w = g.constant(json.J);
-    const k = g.fresh('k');
-    const e = g.fresh('e');
-    const f = g.fresh('f');
-    const y = g.fresh('y');
+    const [k, e, f, y] = g.names('k', 'e', 'f', 'y');
     g.enc.push(
       `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
       `const ${e} = ${w}.items(${x}, ${k}, ${n}, T, i, S, ${g.split ? 'W.d' : '0'}, G.maxDepth, rt.grow, false);`,

@@ -297,9 +297,7 @@ const WRITE = {
   // The count, then each item; no more items than bytes left (each takes one at least).
   array(g, op, x) {
     if (op.min !== undefined || op.max !== undefined) return false;
-    const n = g.fresh('n');
-    const k = g.fresh('k');
-    const y = g.fresh('y');
+    const [n, k, y] = g.names('n', 'k', 'y');
     g.wr.push(`if (!Array.isArray(${x})) break write;`, `const ${n} = ${x}.length;`, `if (${n} > e$ - o) break write;`);
     g.writeVarint(n);
     g.wr.push(`for (let ${k} = 0; ${k} < ${n}; ${k}++) {`, `const ${y} = ${x}[${k}];`);
@@ -345,10 +343,7 @@ const WRITE = {
   // up.
   record(g, op, x) {
     const keys = g.fresh('ks');
-    const n = g.fresh('n');
-    const k = g.fresh('k');
-    const key = g.fresh('key');
-    const y = g.fresh('y');
+    const [n, k, key, y] = g.names('n', 'k', 'key', 'y');
     g.wr.push(`if (!rt.isPlainObject(${x})) break write;`, `const ${keys} = Object.keys(${x});`, `const ${n} = ${keys}.length;`);
     if (op.max !== undefined) g.wr.push(`if (${n} > ${op.max}) break write;`);
     g.wr.push(`if (${n} > e$ - o) break write;`);

@@ -128,18 +128,7 @@ const TAKE = {
   },
   record(g, op) {
     const { MIN_SHAPE, MAX_SHAPE, INDEX_KEY, builder } = record;
-    const n = g.fresh('n');
-    const k = g.fresh('k');
-    const o = g.fresh('o');
-    const r = g.fresh('r');
-    const K = g.fresh('K');
-    const id = g.fresh('id');
-    const key = g.fresh('key');
-    const own = g.fresh('own');
-    const s = g.fresh('s');
-    const B = g.fresh('B');
-    const V = g.fresh('V');
-    const ids = g.fresh('ids');
+    const [n, k, o, r, K, id, key, own, s, B, V, ids] = g.names('n', 'k', 'o', 'r', 'K', 'id', 'key', 'own', 's', 'B', 'V', 'ids');
     // Each key is a key slot (rt.keyTable): a key met before in the message is made
     // once. A record of a known shape takes its values into an array for its builder,
     // its key slots (all keys met before) skipped; the first of a shape keeps its key
@@ -178,10 +167,7 @@ const TAKE = {
   // Entries in order into a new Map; the native decode left where the map began (`at`),
   // for the error of a key met twice.
   map(g, op) {
-    const n = g.fresh('n');
-    const at = g.fresh('at');
-    const k = g.fresh('k');
-    const m = g.fresh('m');
+    const [n, at, k, m] = g.names('n', 'at', 'k', 'm');
     g.dec.push(`const ${n} = T[i++];`, `const ${at} = T[i++];`, `const ${m} = new Map();`, `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`);
     const key = g.take(op.keys.d);
     const v = g.take(op.values.d);
