@@ -639,8 +639,9 @@ class Generator {
 
   /**
    * The operation of descriptor `d` in the schema's lowering (lib/lower.js), over which
-   * the JS read and write of small messages are generated (lib/small.js); the lowering is
-   * made on first use, for the schema being generated (`root`).
+   * the tape's write and read (lib/put.js, lib/take.js) and the JS read and write of small
+   * messages (lib/small.js) are generated; the lowering is made on first use, for the
+   * schema being generated (`root`).
    */
   op(d) {
     if (this.lowering === null) this.lowering = lowering(this.G, sizesOf(this.root, this.info.refs));
