@@ -245,6 +245,47 @@ describe('encode output', () => {
         assert.deepStrictEqual(wrong.map(([s]) => s.slice(0, 5)), []);
       },
     );
+
+    // After a message over 8 KiB, the next is written straight into a Buffer a sixteenth
+    // larger (src/binding/mod.rs, `encode_large`); one that outgrows it, or leaves over
+    // an eighth of it unused, is copied to a Buffer of its own.
+    test(
+      `large messages written in place: each size after each, and an error in the middle (${mode.name} marshaller)`,
+      () => {
+        const codec = compileMode(t.bytes(), mode);
+        const payload = (n, k) => {
+          const u = new Uint8Array(n);
+          for (let j = 0; j < n; j++) u[j] = (k * 31 + j * 7) & 255;
+          return u;
+        };
+        const sizes = [20_000, 20_000, 21_000, 30_000, 30_000, 10_000, 100, 100, 9_000, 9_000, 200_000, 200_000, 8_000];
+        const kept = sizes.map((n, k) => [n, k, codec.encode(payload(n, k))]);
+        let inPlace = 0;
+        for (const [n, k, out] of kept) {
+          assert.ok(Buffer.isBuffer(out), `#${k} is a Buffer`);
+          assert.equal(Buffer.compare(out, Buffer.from(concatBytes(varint(n), payload(n, k)))), 0, `#${k}, ${n} bytes`);
+          if (n > 8192) {
+            // A view never hides much memory: at most a sixteenth more, and a little.
+            assert.ok(out.buffer.byteLength <= Math.ceil(out.length * 1.15) + 64, `#${k}: ${out.buffer.byteLength} bytes behind ${out.length}`);
+            if (out.buffer.byteLength > out.length) inPlace++;
+          } else if (mode.backend === undefined) {
+            // A small message goes in the slab, after a large one too.
+            assert.equal(out.buffer.byteLength, 64 * 1024, `#${k}, ${n} bytes, in the slab`);
+          }
+        }
+        if (mode.backend === undefined) assert.ok(inPlace >= 4, `${inPlace} messages written in place`);
+
+        // A refusal while the message is being written in place leaves nothing behind.
+        const strings = compileMode(t.array(t.string()), mode);
+        const words = Array.from({ length: 3000 }, (_, k) => `word number ${k}, long enough to go to the native side`);
+        const good = strings.encode(words);
+        assert.equal(strings.encode(words).toString('hex'), good.toString('hex'));
+        assert.throws(() => strings.encode([...words, 'lone \ud800 surrogate']), (e) => e.code === 'ERR_SHORN_INVALID' && /\[3000\]/.test(e.message));
+        const again = strings.encode(words);
+        assert.equal(again.toString('hex'), good.toString('hex'));
+        assert.deepStrictEqual(strings.decode(again), words);
+      },
+    );
   }
 });
 

@@ -18,7 +18,7 @@ mod malloc;
 mod nodeapi;
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
 use std::rc::Rc;
@@ -184,6 +184,9 @@ struct Bound {
     program: Program,
     args: Args,
     shared: Rc<Shared>,
+    /// The length of this codec's last message if it was too large for a slab, else 0:
+    /// the next one is then written straight into a Buffer sized from it (`encode_large`).
+    last_large: Cell<usize>,
 }
 
 /// The native state for one call. It is busy only if native code called into JS while
@@ -662,6 +665,7 @@ unsafe fn compile_call(
             program: schema.program,
             args,
             shared: shared.clone(),
+            last_large: Cell::new(0),
         });
         let encode: Callback = match args {
             Args::Positional { strings, blobs } => match strings + blobs {
@@ -903,9 +907,20 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
         blobs: &blobs,
     };
     inner.writer.clear();
-    engine::encode(&bound.program, &input, &mut inner.writer).map_err(Fail::Codec)?;
+    let hint = bound.last_large.get();
+    if hint > 0 && hint <= LEND_MAX {
+        // SAFETY: `env` is live.
+        if let Some(result) = unsafe { encode_large(env, bound, &input, &mut inner.writer, hint) }?
+        {
+            tidy(inner);
+            return Ok(result);
+        }
+    } else {
+        engine::encode(&bound.program, &input, &mut inner.writer).map_err(Fail::Codec)?;
+    }
     let n = inner.writer.len();
     let result = if n > SLAB_MAX_MESSAGE {
+        bound.last_large.set(n);
         malloc::adapt();
         // SAFETY: `env` is live.
         unsafe { nodeapi::buffer_copy(env, inner.writer.as_slice()) }?
@@ -931,6 +946,78 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
         // SAFETY: `env` is live.
         unsafe { nodeapi::uint32(env, packed as u32) }?
     };
+    tidy(inner);
+    Ok(result)
+}
+
+/// How much larger than a codec's last large message the Buffer its next one is written
+/// into is (a sixteenth, and a little for a header that grew); and the most of it a
+/// message may leave unused and still be handed out in it (an eighth), or else it is
+/// copied into a Buffer of its own size: an encoded message is a view, as in the slab, and
+/// a view should not hold much memory it does not show.
+const LEND_SLACK_SHIFT: u32 = 4;
+const LEND_WASTE_SHIFT: u32 = 3;
+
+/// Messages over this size are not written in place: a Buffer this large may be refused
+/// (Node's `buffer.constants.MAX_LENGTH`, the memory), where the writer's own memory,
+/// grown by steps, copes or fails with the encode's own error.
+const LEND_MAX: usize = 256 << 20;
+
+/// The encode of a codec whose last message was too large for a slab (`hint` bytes): into
+/// a new Buffer a little larger, lent to the writer (`Writer::lend`), which JS hands out
+/// (its head), so the message is not copied after: ~8% of a 3 MB encode, and the copy's
+/// reads and writes of memory no cache holds (docs/DESIGN.md, "Large encodes and the
+/// output's memory"). A message that outgrows it moves to the writer's own memory and is
+/// copied to a Buffer of its own, as is one that leaves much of it unused. A small one
+/// (a slab's) moves to the writer's own memory and None is returned: the caller puts it
+/// in the slab, as every small message is; the next encode is then a plain one.
+///
+/// # Safety
+/// `env` must be live.
+#[inline(never)]
+unsafe fn encode_large(
+    env: napi_env,
+    bound: &Bound,
+    input: &EncodeInput<'_>,
+    writer: &mut Writer,
+    hint: usize,
+) -> NResult<Option<napi_value>> {
+    let cap = hint.saturating_add((hint >> LEND_SLACK_SHIFT) + 64);
+    // SAFETY: `env` is live.
+    let (buffer, data) = unsafe { nodeapi::new_buffer(env, cap) }?;
+    // SAFETY: the Buffer's `cap` bytes stay valid while `buffer` is held by this call's
+    // handle scope, until it returns; no JS runs meanwhile, so nothing else reads or
+    // writes them; and the writer lets them go below, before this function returns.
+    unsafe { writer.lend(data, cap) };
+    let encoded = engine::encode(&bound.program, input, writer);
+    let n = writer.len();
+    let lent = writer.is_lent();
+    let result = encoded.map_err(Fail::Codec).and_then(|()| {
+        if n <= SLAB_MAX_MESSAGE {
+            bound.last_large.set(0);
+            writer.keep();
+            return Ok(None);
+        }
+        bound.last_large.set(n);
+        if lent && cap - n <= cap >> LEND_WASTE_SHIFT {
+            // SAFETY: `env` is live; `buffer` is a Buffer of `cap >= n` bytes.
+            unsafe { nodeapi::buffer_head(env, buffer, n) }.map(Some)
+        } else {
+            malloc::adapt();
+            // SAFETY: `env` is live.
+            unsafe { nodeapi::buffer_copy(env, writer.as_slice()) }.map(Some)
+        }
+    });
+    if writer.is_lent() {
+        writer.clear();
+    }
+    result
+}
+
+/// After an encode: gives back scratch memory that a large message grew and the next
+/// ones do not use.
+fn tidy(inner: &mut Inner) {
+    let n = inner.writer.len();
     if idle(inner.writer.capacity(), n) {
         inner.writer.clear();
         inner.writer.shrink_to(KEEP_SCRATCH);
@@ -946,7 +1033,6 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
     if inner.pending.is_empty() && idle(inner.pending.capacity(), inner.units.len()) {
         inner.pending = Vec::new();
     }
-    Ok(result)
 }
 
 /// `decode(bytes)`: decodes into the tape (growing `state.tape` if needed) and returns

@@ -462,6 +462,69 @@ pub unsafe fn buffer_copy(env: napi_env, bytes: &[u8]) -> NResult<napi_value> {
     Ok(v)
 }
 
+/// A new Buffer of `len` bytes, not zeroed (Node makes it without filling it), and its
+/// memory.
+///
+/// # Safety
+/// `env` must be live.
+pub unsafe fn new_buffer(env: napi_env, len: usize) -> NResult<(napi_value, *mut u8)> {
+    let mut v = ptr::null_mut();
+    let mut data = ptr::null_mut();
+    // SAFETY: valid out-pointers.
+    check(
+        unsafe { sys::napi_create_buffer(env, len, &mut data, &mut v) },
+        "napi_create_buffer",
+    )?;
+    if data.is_null() && len > 0 {
+        return Err(Fail::Invalid("napi_create_buffer gave no memory"));
+    }
+    Ok((v, data.cast()))
+}
+
+/// A Uint8Array of the first `len` bytes of Buffer `buffer`'s memory (JS gives it
+/// Buffer's prototype: lib/runtime.js, `output`).
+///
+/// # Safety
+/// `env` must be live and `buffer` a Buffer of it at least `len` bytes long.
+pub unsafe fn buffer_head(env: napi_env, buffer: napi_value, len: usize) -> NResult<napi_value> {
+    let mut kind = 0;
+    let mut n = 0;
+    let mut data = ptr::null_mut();
+    let mut ab = ptr::null_mut();
+    let mut offset = 0;
+    // SAFETY: valid out-pointers; `buffer` is a Buffer (a Uint8Array).
+    check(
+        unsafe {
+            sys::napi_get_typedarray_info(
+                env,
+                buffer,
+                &mut kind,
+                &mut n,
+                &mut data,
+                &mut ab,
+                &mut offset,
+            )
+        },
+        "napi_get_typedarray_info",
+    )?;
+    let mut view = ptr::null_mut();
+    // SAFETY: `ab` is the Buffer's ArrayBuffer, with `len <= n` bytes from `offset`.
+    check(
+        unsafe {
+            sys::napi_create_typedarray(
+                env,
+                TypedarrayType::uint8_array,
+                len.min(n),
+                ab,
+                offset,
+                &mut view,
+            )
+        },
+        "napi_create_typedarray",
+    )?;
+    Ok(view)
+}
+
 /// Appends the UTF-16 units of JS string `value` to `units`; false if it is not a string.
 ///
 /// # Safety
