@@ -1,7 +1,8 @@
 //! Warm memory for outputs: a nudge to glibc's malloc, once, in a process that encodes a
 //! message too large for a slab (over 8 KiB).
 //!
-//! Every encode larger than a slab's share returns a Buffer of its own (`napi_create_buffer_copy`),
+//! Every encode larger than a slab's share returns a Buffer of its own (`napi_create_buffer_copy`,
+//! or `napi_create_buffer` written in place: mod.rs, `encode_large`),
 //! malloc'd from the heap and freed when V8 collects it. V8 frees such Buffers in batches
 //! (at a scavenge or a mark-compact, many at once when the marshalling made little other
 //! garbage), and when a batch leaves more free memory at the top of the heap than glibc's

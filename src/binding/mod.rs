@@ -966,8 +966,8 @@ const LEND_MAX: usize = 256 << 20;
 /// The encode of a codec whose last message was too large for a slab (`hint` bytes): into
 /// a new Buffer a little larger, lent to the writer (`Writer::lend`), which JS hands out
 /// (its head), so the message is not copied after: ~8% of a 3 MB encode, and the copy's
-/// reads and writes of memory no cache holds (docs/DESIGN.md, "Large encodes and the
-/// output's memory"). A message that outgrows it moves to the writer's own memory and is
+/// reads and writes of memory no cache holds (docs/DESIGN.md, "Large messages
+/// written in place"). A message that outgrows it moves to the writer's own memory and is
 /// copied to a Buffer of its own, as is one that leaves much of it unused. A small one
 /// (a slab's) moves to the writer's own memory and None is returned: the caller puts it
 /// in the slab, as every small message is; the next encode is then a plain one.
