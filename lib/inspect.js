@@ -105,11 +105,7 @@ function analysisOf(descriptor, r) {
 // makes them.
 function loweringOf(a) {
   if (a.lowering === null) {
-    const sizes = {
-      minBytes: (d) => TYPES.get(d.type).minBytes(d, sizes),
-      defSize: (d) => a.sizes.get(d) || 0,
-      target: (ref) => a.refs.get(ref),
-    };
+    const sizes = sizesOf(null, a.refs, a.sizes);
     const m = {
       index: (d) => new Map(d.values.map((v, k) => [v, k])),
       tagIndex,
@@ -424,12 +420,13 @@ const STOP = Symbol('inspect: stop the walk');
  * The fewest bytes a value of each descriptor of schema `descriptor` takes (`minBytes`),
  * as the walk reckons them, without the rest of its analysis: for a lowering (lib/lower.js)
  * made where the schema's analysis (lib/walk.js, `analyze`: `refs`) is at hand. The sizes
- * of recursive definitions are worked out when one is first asked for.
+ * of recursive definitions are `known` (the walk's analysis has them: `loweringOf`), or
+ * worked out when one is first asked for.
  */
-function sizesOf(descriptor, refs) {
+function sizesOf(descriptor, refs, known = null) {
   const r = {
     refs,
-    sizes: null,
+    sizes: known,
     minBytes: (d) => TYPES.get(d.type).minBytes(d, r),
     defSize(d) {
       if (r.sizes === null) defSizes(descriptor, r);
