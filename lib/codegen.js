@@ -1154,12 +1154,15 @@ function build(descriptor, info, nat, G, overrides = null, limits = DEFAULT_LIMI
  * of that call. `{ decode(bytes, n$), encode(v), encodeInto(v, target, at) }`: decode
  * returns `SMALL_NONE` and encode null (encodeInto -1) where the JS read or write gives
  * up, and the caller decodes or encodes the message the JS back end's way, which alone
- * reports errors. Null when the schema has neither (a type without one).
+ * reports errors. Null when the schema has neither (a type without one). `L`: the
+ * lowering to generate over (the JS back end's own), else one made here.
  */
 const SMALL_NONE = Object.freeze({ none: true });
-function buildSmall(descriptor, info, G, limits = DEFAULT_LIMITS) {
+function buildSmall(descriptor, info, G, limits = DEFAULT_LIMITS, L = null) {
   const g = new Generator(info);
   g.G = G;
+  // The JS back end's own lowering (lib/js-backend.js), made over the same marshaller.
+  if (L !== null) g.lowering = L;
   g.overrides = null;
   g.limits = limits;
   g.root = descriptor;

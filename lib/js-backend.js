@@ -27,7 +27,7 @@ const { constraintsOf } = require('./constraints');
 const { FORMATS } = require('./formats');
 const rt = require('./runtime');
 const host = require('#host');
-const { lower, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED } = require('./lower');
+const { lowering, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED } = require('./lower');
 const closures = require('./closures');
 const codegen = require('#codegen');
 
@@ -284,16 +284,18 @@ function build(descriptor, m, settings, output, generate, info) {
   // The fast path: closures over the schema's lowering (lib/lower.js, lib/closures.js);
   // a reader of another schema's bytes reads by the exact walk alone.
   const sizes = new ByteDecoder(new Uint8Array(0), descriptor, limits, settings.budget, costs);
-  const fast = m.overrides === null ? closures.compile(lower(descriptor, m, sizes), m, generate) : null;
+  const L = m.overrides === null ? lowering(m, sizes) : null;
+  const fast = L === null ? null : closures.compile(L.node(descriptor), m, generate);
   const fullLimits = { ...sizes.limits };
   let spareIn = new closures.In(fullLimits, settings.budget);
   let spareOut = new closures.Out(1024);
   // Small messages where code is generated in Node: the JS read and write the native back
   // end runs before its native call (lib/codegen.js, `buildSmall`), the closures after it
-  // where they give up. (A browser build has no such code generator: `#codegen`.)
+  // where they give up, generated over the same lowering. (A browser build has no such
+  // code generator: `#codegen`.)
   const small =
     generate && fast !== null && typeof codegen.buildSmall === 'function'
-      ? codegen.buildSmall(descriptor, info, m, { maxStringBytes: settings.limits[0], maxArrayLength: settings.limits[2], budget: settings.budget })
+      ? codegen.buildSmall(descriptor, info, m, { maxStringBytes: settings.limits[0], maxArrayLength: settings.limits[2], budget: settings.budget }, L)
       : null;
   const SMALL_NONE = codegen.SMALL_NONE;
 

@@ -113,9 +113,5 @@ function lowering(m, sizes) {
   return L;
 }
 
-/** Lowers `descriptor`: its operation graph (`lowering`). */
-function lower(descriptor, m, sizes) {
-  return lowering(m, sizes).node(descriptor);
-}
 
-module.exports = { lower, lowering, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED };
+module.exports = { lowering, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED };
