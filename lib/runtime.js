@@ -422,7 +422,7 @@ function newWriteSlab() {
 // The result of `encode`: a view of the message in the slab. A Buffer result means the
 // message was too large for a slab and got a Buffer of its own; a plain Uint8Array, that
 // it was written into a Buffer a little larger than it, of which it is the head
-// (src/binding/mod.rs, `lend_output`), handed out as a Buffer over the same memory.
+// (src/binding/mod.rs, `encode_large`), handed out as a Buffer over the same memory.
 function output(r) {
   if (typeof r !== 'number') {
     state.bigEncode = true;
