@@ -21,7 +21,7 @@ const string = require('./types/string');
 const { emitCount, UPFRONT } = require('./types/array');
 const { readField, isObjectJs } = require('./types/object');
 const { tagSwitch, tagsExpected, CHAIN_MAX } = require('./types/union');
-const json = require('./types/json');
+const json = require('./json-tape');
 
 // Record keys of up to this many ASCII characters are written in their bytes on encode.
 const SHORT_KEY = 16;
