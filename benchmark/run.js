@@ -5,7 +5,8 @@
 // Prints the markdown report and writes it with the raw data to benchmark/results/.
 //
 //   node benchmark/run.js                 full run: 3 rounds, every fixture and corpus, then the
-//                                         construct matrix, inferred schemas, t.json() on the corpora
+//                                         construct matrix, recursive schemas, inferred schemas,
+//                                         t.json() on the corpora
 //                                         and the browser (~20 min on 2 cores)
 //   node benchmark/run.js --quick         1 round, short samples, 4 small fixtures and 3 corpora (~1 min)
 //   options: --codecs a,b  --fixtures x,y  --rounds N
@@ -190,8 +191,9 @@ async function main() {
   // Stream decodes (benchmark/streams.js), when shorn and events100k are in the run.
   const streams = options.codecs.includes('shorn') && fixtures.includes('events100k') ? require('./streams').run(plan.rounds) : null;
   // The construct matrix (benchmark/constructs.js), when shorn is in the run.
-  // Then the corpora under the schemas `shorn infer` writes (benchmark/inferred.js).
-  const constructs = options.codecs.includes('shorn') && !options.quick ? `${require('./constructs').run(plan.rounds)}\n${require('./inferred').run(plan.rounds)}` : '';
+  // Then recursive schemas against the same unrolled (benchmark/recursion.js), and the
+  // corpora under the schemas `shorn infer` writes (benchmark/inferred.js).
+  const constructs = options.codecs.includes('shorn') && !options.quick ? `${require('./constructs').run(plan.rounds)}\n${require('./recursion').run(plan.rounds)}\n${require('./inferred').run(plan.rounds)}` : '';
   // The corpora as `t.json()` values against JSON and msgpackr with records off
   // (benchmark/json-mode.js, issue 43's floor), the corpora among the fixtures.
   const jsonCorpora = fixtures.filter((name) => CORPUS_NAMES.includes(name));
