@@ -1,5 +1,5 @@
 'use strict';
-// Issue 43: `t.json()` values written by JS in their bytes on the wire (lib/types/json.js,
+// Issue 43: `t.json()` values written by JS in their bytes on the wire (lib/json-tape.js,
 // `write`), and the key table a message's records and json values share on decode
 // (rt.keyTable, src/types/json.rs `KeyIds`). The bytes are checked against a reference
 // encoder written from docs/FORMAT.md alone, and every value JS gives up on (a lone
@@ -341,7 +341,7 @@ test('json object keys written from the key table (kept the second time met) are
   assert.strictEqual(hex(codec.encode(v)), hex(reference(v)));
 });
 
-// An array of json values is written in one session (lib/types/json.js, `items`); an item
+// An array of json values is written in one session (lib/json-tape.js, `items`); an item
 // it gives up on is handed to `put` in place and the session goes on after it.
 test('an array of json values is the reference bytes, and an item handed off mid-array keeps its place, path and error', () => {
   const count = (n) => {
@@ -404,7 +404,7 @@ test('an array of json values is the reference bytes, and an item handed off mid
 });
 
 // Objects whose keys were met before in the same order write them from the shape's words
-// (lib/types/json.js, SHAPES): the same bytes as every other way, however shapes share
+// (lib/json-tape.js, SHAPES): the same bytes as every other way, however shapes share
 // first keys, overflow the table, or hold keys that have no words.
 test('objects of a shape met before are the reference bytes, for shapes of every kind and more shapes than the table keeps', () => {
   const codec = compile(t.json());

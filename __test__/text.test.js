@@ -860,7 +860,7 @@ describe('json object keys, made once per value', () => {
   });
 
   // Objects whose keys repeat an earlier object's, in order, are built by a generated
-  // object literal of those keys (lib/types/json.js, `builder`; src/types/json.rs, shapes).
+  // object literal of those keys (lib/json-tape.js, `builder`; src/types/json.rs, shapes).
   test('objects of a repeated shape: keys that need escaping, index keys, __proto__, the empty key', () => {
     const odd = ['a"b', 'back\\slash', 'line\nbreak', '\u2028\u2029', '${x}`', "'; throw 1; //", '', '0', '10', '01', '-1', '1.5', '4294967295', '__proto__', 'constructor', 'toString', 'é', '数'];
     const objects = (k) => JSON.parse(`{${odd.map((key, j) => `${JSON.stringify(key)}:${JSON.stringify(j % 2 ? `v${k}` : k + j)}`).join(',')}}`);

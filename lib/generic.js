@@ -39,7 +39,7 @@ class Marshaller {
     // (fuzz finding J8: a value near maxDepth was refused).
     this.testDepth = 0;
     // Whether the codec generates code, so json objects of a repeated shape may be built
-    // by generated functions (lib/types/json.js, `builder`): set once it is known.
+    // by generated functions (lib/json-tape.js, `builder`): set once it is known.
     this.generates = false;
   }
 

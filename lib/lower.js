@@ -113,5 +113,4 @@ function lowering(m, sizes) {
   return L;
 }
 
-
 module.exports = { lowering, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED };

@@ -21,7 +21,7 @@ const string = require('./types/string');
 const { emitCount, UPFRONT } = require('./types/array');
 const { readField, isObjectJs } = require('./types/object');
 const { tagSwitch, tagsExpected, CHAIN_MAX } = require('./types/union');
-const json = require('./json-tape');
+const jsonTape = require('./json-tape');
 
 // Record keys of up to this many ASCII characters are written in their bytes on encode.
 const SHORT_KEY = 16;
@@ -155,7 +155,7 @@ function putRecord(g, op, x, path, room, shown) {
   g.room(room);
 }
 
-// A json value: written by JS in its bytes (lib/types/json.js, `write`); a value it gives
+// A json value: written by JS in its bytes (lib/json-tape.js, `write`); a value it gives
 // up on is handed to the generic marshaller.
 function putJson(g, op, x, path, room) {
   const d = op.d;
@@ -164,16 +164,16 @@ function putJson(g, op, x, path, room) {
     g.room(room);
     return;
   }
-  const w = g.constant(json.J);
+  const w = g.constant(jsonTape.J);
   const end = g.fresh('e');
   g.enc.push(
     `const ${end} = ${w}.write(${x}, T, i, S, ${g.split ? 'W.d' : '0'}, G.maxDepth, rt.grow, false);`,
-    `if (${end} !== ${json.BUSY} && ${w}.T !== T) { T = ${w}.T; ${g.info.uses64 ? "TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');" : ''} }`,
+    `if (${end} !== ${jsonTape.BUSY} && ${w}.T !== T) { T = ${w}.T; ${g.info.uses64 ? "TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');" : ''} }`,
     `if (${end} >= 0) { i = ${end}; S = ${w}.S; }`,
     'else {',
   );
   g.handOffPut(d, x, path);
-  g.enc.push(`if (${end} === ${json.FAIL_CUT}) ${g.raise(`${w}.changed(${path.code()})`)}`, '}');
+  g.enc.push(`if (${end} === ${jsonTape.FAIL_CUT}) ${g.raise(`${w}.changed(${path.code()})`)}`, '}');
   g.room(room);
 }
 
@@ -320,18 +320,18 @@ const PUT = {
 };
 
 const PUT_ITEMS = {
-  // An array's json items written by one `items` call (lib/types/json.js), each as `write`
+  // An array's json items written by one `items` call (lib/json-tape.js), each as `write`
   // writes it; one it gives up on is handed to the generic marshaller in place, and the
   // loop goes on from the next.
   json(g, op, x, n, path) {
-    const w = g.constant(json.J);
+    const w = g.constant(jsonTape.J);
     const [k, e, f, y] = g.names('k', 'e', 'f', 'y');
     g.enc.push(
       `for (let ${k} = 0; ${k} < ${n}; ${k}++) {`,
       `const ${e} = ${w}.items(${x}, ${k}, ${n}, T, i, S, ${g.split ? 'W.d' : '0'}, G.maxDepth, rt.grow, false);`,
       `let ${y};`,
       `let ${f} = 0;`,
-      `if (${e} !== ${json.BUSY}) {`,
+      `if (${e} !== ${jsonTape.BUSY}) {`,
       `if (${w}.T !== T) { T = ${w}.T; ${g.info.uses64 ? "TI = rt.view(T, 'TI'); TU = rt.view(T, 'TU');" : ''} }`,
       `i = ${e}; S = ${w}.S; ${k} = ${w}.k;`,
       `if (${k} === ${n}) break;`,
@@ -339,7 +339,7 @@ const PUT_ITEMS = {
       `} else ${y} = ${x}[${k}];`,
     );
     g.handOffPut(op.d, y, path.index(k));
-    g.enc.push(`if (${f} === ${json.FAIL_CUT}) ${g.raise(`${w}.changed(${path.index(k).code()})`)}`, '}');
+    g.enc.push(`if (${f} === ${jsonTape.FAIL_CUT}) ${g.raise(`${w}.changed(${path.index(k).code()})`)}`, '}');
   },
 };
 

@@ -1037,7 +1037,7 @@ function repeatedKey(offset, path) {
 // The key table of a codec's decodes (src/types/json.rs, KeyIds): the record keys and
 // json object keys of the message being read, by id: each key's string, and whether it
 // has to be defined rather than assigned (`own`: Object.prototype has it); and the
-// shapes of its json objects and records, by id (lib/types/json.js, lib/types/record.js:
+// shapes of its json objects and records, by id (lib/json-tape.js, lib/types/record.js:
 // their key ids, the hashes of their keys, and the builders of each). A key slot on the tape is an id,
 // -1 (a key not kept) or -2 - id (a new key), both then the key's text. A message's
 // first new key has id 0: the table starts again there, so it needs no other sign of

@@ -1,6 +1,6 @@
 'use strict';
 // The one JS UTF-8 writer (docs/FORMAT.md, "string"): the json value writer of the native
-// back end's tape (lib/types/json.js) and the JS back end's strings (lib/closures.js).
+// back end's tape (lib/json-tape.js) and the JS back end's strings (lib/closures.js).
 
 /**
  * Writes `s` as UTF-8 at `o` of `U` (room for 3 bytes a unit); returns where it ends, or

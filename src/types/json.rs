@@ -35,7 +35,7 @@
 //! (`KeyIds::shape`): when all its keys are kept and an object that ended before it
 //! began had the same keys in the same order, that object's shape id; the first object of
 //! a shape gets the new id and a hash of its keys instead; else -1. JS builds an object of
-//! a known shape with a generated object literal of its keys (lib/types/json.js,
+//! a known shape with a generated object literal of its keys (lib/json-tape.js,
 //! `builder`), which V8 makes with its final hidden class at once: built by keyed stores,
 //! an object of more than ~16 keys went to dictionary mode (twitter through `t.json()`:
 //! ~30% of its decode in keyed stores and dictionary inserts).
@@ -357,7 +357,7 @@ fn shape_hash<'k>(keys: impl Iterator<Item = &'k [u8]>) -> u64 {
     h.finish() >> (64 - SHAPE_HASH_BITS)
 }
 
-/// Objects of this many members have a shape slot (lib/types/json.js has the same):
+/// Objects of this many members have a shape slot (lib/json-tape.js has the same):
 /// fewer are built as fast by keyed stores, more would make long builders.
 const MIN_SHAPE_KEYS: usize = 4;
 const MAX_SHAPE_KEYS: usize = 64;
@@ -453,7 +453,7 @@ pub fn encode(e: &mut Encoding) -> Result<()> {
     Ok(())
 }
 
-/// A value JS wrote in its bytes on the wire (lib/types/json.js, `write`): its byte
+/// A value JS wrote in its bytes on the wire (lib/json-tape.js, `write`): its byte
 /// count, the count of its strings left in the text, the bytes (`TapeIn::raw`), then per
 /// such string where it goes among the bytes (ascending) and its slot (a value's, as
 /// `TapeIn::text` reads it; a key's is `-1 - slot`).
