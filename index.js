@@ -5,7 +5,7 @@
 const { t } = require('./lib/types');
 const { ShornError, ISSUE, issueOf } = require('./lib/errors');
 const { walk, analyze } = require('./lib/walk');
-const rt = require('./lib/runtime');
+const rt = require('#runtime');
 const host = require('#host');
 const codegen = require('#codegen');
 const jsBackend = require('./lib/js-backend');
@@ -351,7 +351,7 @@ function unconstrainedOnce(descriptor, settings) {
 }
 
 // An encode's result on the JS back end: a Buffer of its own, of the class the native
-// back end's result of that size has (lib/runtime.js, OutBuffer, up to 8 KiB; above, a
+// back end's result of that size has (lib/base.js, OutBuffer, up to 8 KiB; above, a
 // Buffer: src/binding/mod.rs, SLAB_MAX_MESSAGE), so results compare deep-equal.
 // In Node, a message of up to 8 KiB is copied into a shared slab and handed out as a view
 // of it, as the native back end's are (an ArrayBuffer per message cost ~150 ns of a ~500 ns

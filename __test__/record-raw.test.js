@@ -27,7 +27,7 @@ function agree(schema, value, label) {
   return want;
 }
 
-// First in this file, while the tape is its first size (4,096 slots, lib/runtime.js
+// First in this file, while the tape is its first size (4,096 slots, lib/base.js
 // TAPE_SLOTS): records that end just before, at and past its end, which the JS write must
 // give up (by tokens) rather than write past.
 test('a record at the end of the tape: written whole up to its last byte, by tokens past it', () => {

@@ -134,7 +134,7 @@ describe('text of small and large messages', () => {
   });
 });
 
-// A message of at most 255 bytes (lib/runtime.js, SMALL_INPUT and SET_INPUT) is copied into
+// A message of at most 255 bytes (lib/base.js, SMALL_INPUT and SET_INPUT) is copied into
 // the input area; when its text is at most 8 Latin-1 characters it comes back there, and
 // JS makes the string (lib/runtime.js, areaText): every length, every Latin-1 code, each
 // side of every limit.

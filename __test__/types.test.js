@@ -743,7 +743,7 @@ describe('tuples decode to packed arrays', () => {
 });
 
 // A decoded typed array of up to 64 bytes is filled element by element through a DataView
-// (lib/runtime.js, copyTyped), a longer one by a copy of its bytes: every class, every
+// (lib/base.js, copyTyped), a longer one by a copy of its bytes: every class, every
 // length across that edge, from inputs at every alignment, in an object of a batch and
 // alone, give the elements written, little-endian.
 describe('typed arrays on both sides of 64 bytes decode to their elements', () => {

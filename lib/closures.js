@@ -10,7 +10,7 @@
 // error, code, path and offset, or, if this path refused what is valid, the value.
 
 const { TYPES } = require('./types');
-const rt = require('./runtime');
+const rt = require('#runtime');
 const { HEAP, HEAP_NUMBER, heapCost } = require('./lower');
 const { writeUtf8 } = require('./utf8');
 const { utf8Write, utf8Slice, unitsText } = require('#host');

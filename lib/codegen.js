@@ -7,7 +7,7 @@
 
 const { TYPES } = require('./types');
 const { pathKey } = require('./errors');
-const rt = require('./runtime');
+const rt = require('#runtime');
 const { literalKey } = require('./types/object');
 const { MAX_FUNCTION_NODES } = require('./walk');
 const { lowering } = require('./lower');
@@ -531,7 +531,7 @@ class Generator {
    * (bytes, counted arrays), and readers of another schema's bytes, have no JS read; nor
    * do limits that a small message could reach, nor schemas whose JS read would be more
    * than FAST_SOURCE_MAX of source. After a large decode or a grown
-   * tape (`st.grown`, lib/runtime.js) the next small message goes natively, which gives
+   * tape (`st.grown`, lib/base.js) the next small message goes natively, which gives
    * back the memory. docs/DESIGN.md, "Small messages read in JS", has the measurements.
    */
   fastTake(d) {

@@ -6,7 +6,7 @@
 // carry and decodes an envelope of any of them into the shape a reader asks for.
 
 const { ShornError, describe } = require('./errors');
-const rt = require('./runtime');
+const rt = require('#runtime');
 const host = require('#host');
 
 const MAGIC = 0xf5;

@@ -26,7 +26,7 @@ const { TYPES } = require('./types');
 const { pathKey, describe } = require('./errors');
 const { canonical } = require('./fingerprint');
 const { constraintsOf } = require('./constraints');
-const rt = require('./runtime');
+const rt = require('#runtime');
 
 const INTEGERS = ['uint8', 'uint16', 'uint32', 'int8', 'int16', 'int32', 'int'];
 

@@ -8,7 +8,7 @@
 const host = require('#host');
 const { ShornError, describe } = require('./errors');
 const { crc32c } = require('./crc32c');
-const { frameDecoders, decodedHeap, state } = require('./runtime');
+const { frameDecoders, decodedHeap, state } = require('#runtime');
 
 // Intrinsics, so reading a chunk runs none of its own code (a subclass's `subarray` or
 // `length` getter): what chunks are made of is read through the typed-array internals.

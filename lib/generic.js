@@ -9,7 +9,7 @@
 const { TYPES } = require('./types');
 const { tagIndex } = require('./types/union');
 const { ShornError, ISSUE, violation, decodeViolation, pathKey } = require('./errors');
-const rt = require('./runtime');
+const rt = require('#runtime');
 
 function def(d) {
   return TYPES.get(d.type);

@@ -7,7 +7,7 @@
 // `#json-tape`, gives it lib/json-tape-browser.js instead, so none of this is in its bundle.
 
 const { ShornError } = require('./errors');
-const rt = require('./runtime');
+const rt = require('#runtime');
 const { writeUtf8 } = require('./utf8');
 
 // The encode of a json value by JS, in its bytes on the wire (docs/FORMAT.md, "json"),

@@ -16,7 +16,7 @@
 // its cursors (`readByte`, `readVarint`, `writeVarint`, ...) and its tests (`g.test`, each
 // type's `emitTest`) are shared with the tape paths.
 
-const rt = require('./runtime');
+const rt = require('#runtime');
 const integer = require('./types/integer');
 const float = require('./types/float');
 const string = require('./types/string');

@@ -6,7 +6,7 @@
 //
 // Constraints (docs/FORMAT.md, "bytes"): `minLength` and `maxLength`, in bytes.
 
-const rt = require('../runtime');
+const rt = require('#runtime');
 const host = require('#host');
 const { describe } = require('../errors');
 const { buildCounts, countViolations, emitCount } = require('./array');

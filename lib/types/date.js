@@ -4,7 +4,7 @@
 // Dates are recognised by their internal slot (util.types.isDate), not by instanceof, and
 // read with the Date.prototype.getTime captured at load, so no user code runs.
 
-const rt = require('../runtime');
+const rt = require('#runtime');
 
 module.exports = [
   {

@@ -13,7 +13,7 @@
 // first object of a shape (its id and the hash of its keys); or -1.
 
 const { pathKey, ShornError } = require('../errors');
-const rt = require('../runtime');
+const rt = require('#runtime');
 // The tape form (lib/json-tape.js): the native back end's; a browser build has none.
 const tape = require('#json-tape');
 

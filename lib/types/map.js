@@ -9,7 +9,7 @@
 //
 // Constraints (docs/FORMAT.md, "map"): `maxEntries`, checked before any entry.
 
-const rt = require('../runtime');
+const rt = require('#runtime');
 const { describe } = require('../errors');
 const { buildCounts, within, countViolations } = require('./array');
 

@@ -5,7 +5,7 @@
 // order, each an own data property (`__proto__` included).
 
 const { ShornError, pathKey } = require('../errors');
-const rt = require('../runtime');
+const rt = require('#runtime');
 
 // Names that plain objects inherit from Object.prototype: a field with one of these names
 // is read only as an own property, so a missing optional `toString` is absent, not a

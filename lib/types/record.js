@@ -10,7 +10,7 @@
 //
 // Constraints (docs/FORMAT.md, "record"): `maxEntries`, checked before any entry.
 
-const rt = require('../runtime');
+const rt = require('#runtime');
 const { buildCounts, emitCount, within, countViolations } = require('./array');
 
 const entries = (n) => `object (${n} ${n === 1 ? 'entry' : 'entries'})`;

@@ -5,7 +5,7 @@
 // Arrays are recognised by their internal slot (the %TypedArray% toStringTag getter
 // captured at load), not by instanceof or anything a Proxy or subclass can fake.
 
-const rt = require('../runtime');
+const rt = require('#runtime');
 const { floatToJson, floatFromJson } = require('./float');
 
 const CLASSES = [

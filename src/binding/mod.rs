@@ -113,7 +113,7 @@ impl<T> Registered<T> {
 
 /// What every schema of one JS environment (main thread or worker) shares.
 struct Shared {
-    /// lib/runtime.js's state object; `tape` and `out` are replaced on it by native code.
+    /// lib/base.js's state object; `tape` and `out` are replaced on it by native code.
     state: napi_ref,
     /// `makeError(code, message, offset, path)` from lib/errors.js, so every error is a
     /// ShornError built in JS.
@@ -147,10 +147,10 @@ struct Inner {
 }
 
 /// A tape grown past this many slots is given back once a call needs less than a quarter
-/// of it (lib/runtime.js has the same, KEEP_TAPE_SLOTS, for encode).
+/// of it (lib/base.js has the same, KEEP_TAPE_SLOTS, for encode).
 const KEEP_TAPE_SLOTS: usize = 1 << 18;
 
-/// The tape JS starts with (lib/runtime.js, TAPE_SLOTS).
+/// The tape JS starts with (lib/base.js, TAPE_SLOTS).
 const TAPE_SLOTS: usize = 4096;
 
 /// Size of each output slab; JS reads the size from the ArrayBuffer itself.
@@ -898,7 +898,7 @@ unsafe fn encode_call(env: napi_env, bound: &Bound, argv: &[napi_value]) -> NRes
     } = inner;
     unsafe { read_args(env, bound.args, argv, units, pending, latin1, &mut blobs) }?;
     // SAFETY: the tape is kept alive by its reference and JS checks it is not detached
-    // before each call (lib/runtime.js); no JS runs until we return.
+    // before each call (lib/base.js, `checkBuffers`); no JS runs until we return.
     let tape = unsafe { inner.tape.slice_mut() };
     let input = EncodeInput {
         tape,
@@ -1364,7 +1364,7 @@ unsafe fn split_text(
     cuts: Option<&[Cut]>,
 ) -> NResult<napi_value> {
     // SAFETY: `env` is live; setting `wide` and `more` on the state object runs no user
-    // code: they are own data properties of a plain object (lib/runtime.js).
+    // code: they are own data properties of a plain object (lib/base.js, `state`).
     unsafe {
         let state = nodeapi::reference_value(env, shared.state)?;
         let Some(cuts) = cuts else {
@@ -1394,7 +1394,7 @@ unsafe fn split_text(
     }
 }
 
-/// Starts a new output slab and sets it as `state.out`, where lib/runtime.js finds the
+/// Starts a new output slab and sets it as `state.out`, where lib/base.js finds the
 /// messages written from then on.
 ///
 /// # Safety
