@@ -46,6 +46,18 @@ test("a present optional field's value is charged at its presence byte", () => {
   agree(schema, { maxDecodedBytes: 100 }, (c) => c.decode(Uint8Array.from([0])), {});
 });
 
+// Fuzz seed 4101 (2026-12-06): a json -0 is a float on the wire (0x03) and a heap number
+// in V8, charged as one natively; the exact path took it for a small integer (0 to 63,
+// free) and decoded what the native back end refused.
+test('a json -0 is charged as a heap number, as natively', () => {
+  const minusZero = Uint8Array.from([0x03, 0, 0, 0, 0, 0, 0, 0, 0x80]);
+  agree(t.json(), { maxDecodedBytes: 0 }, (c) => c.decode(minusZero), { code: 'ERR_SHORN_LIMIT', offset: 0 });
+  agree(t.json(), { maxDecodedBytes: 15 }, (c) => c.decode(minusZero), { code: 'ERR_SHORN_LIMIT', offset: 0 });
+  agree(t.json(), { maxDecodedBytes: 16 }, (c) => Object.is(c.decode(minusZero), -0), { value: true });
+  agree(t.json(), { maxDecodedBytes: 0 }, (c) => c.decode(Uint8Array.from([0x40])), { value: 0 });
+  agree(t.array(t.json()), { maxDecodedBytes: 40 }, (c) => c.decode(Uint8Array.from([2, 0x40, ...minusZero])), { code: 'ERR_SHORN_LIMIT' });
+});
+
 test("nested Maps keep their own sizes: an inner Map's error has the native path", () => {
   // A key Map whose values are Maps of another size, then an error deeper on: the exact
   // walk runs, and each Map checks its own entries against its own size.

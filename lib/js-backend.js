@@ -195,7 +195,9 @@ class ByteDecoder extends Inspector {
     } else if (d.type === 'bytes' || TYPED.has(d.type)) {
       // At its first byte, after the length, as the core charges it.
       this.charge(value.byteLength, this.pos - value.byteLength);
-    } else if (d.type === 'json' && typeof value === 'number' && !(value >= 0 && value <= 63 && Number.isInteger(value))) {
+    } else if (d.type === 'json' && typeof value === 'number' && !(value >= 0 && value <= 63 && Number.isInteger(value) && !Object.is(value, -0))) {
+      // Every number but a small integer (0x40-0x7f, 0 to 63) is a heap number: -0 too,
+      // which is written as a float (0x03).
       this.charge(HEAP_NUMBER, at);
     }
     return value;
