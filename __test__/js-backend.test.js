@@ -58,6 +58,38 @@ test('a json -0 is charged as a heap number, as natively', () => {
   agree(t.array(t.json()), { maxDecodedBytes: 40 }, (c) => c.decode(Uint8Array.from([2, 0x40, ...minusZero])), { code: 'ERR_SHORN_LIMIT' });
 });
 
+// Fuzz seed 4102 (2026-12-06): a record's key that is an array index goes to JS as its
+// number, not as text (src/types/json.rs, INDEX_KEY), so the core's estimate of the text
+// leaves it out; the JS back end counted its digits, and refused at the budget what the
+// native back end decoded. Json objects' keys are text either way.
+test("a record's array-index keys are not counted as text in the decode budget, as natively", () => {
+  const cases = [
+    [t.record(t.uint8()), { 5: 1, 6: 1 }],
+    [t.record(t.uint8()), { 0: 1, a: 1, 4294967295: 2, '01': 3 }],
+    [t.record(t.uint8()), Object.fromEntries(Array.from({ length: 300 }, (_, i) => [String(i * 3), 1]))],
+    [t.record(t.json()), { 5: { 7: 1 }, 中: { 12: [-0.5] } }],
+    [t.object({ r: t.record(t.string()), j: t.json() }), { r: { 12: 'x', 4294967294: 'y' }, j: { 3: 1 } }],
+  ];
+  for (const [schema, value] of cases) {
+    const bytes = compile(schema).encode(value);
+    // The least budget the native back end decodes the message under.
+    let [lo, hi] = [0, 1 << 20];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes)).code === undefined) hi = mid;
+      else lo = mid + 1;
+    }
+    const heap = lo;
+    assert.ok(heap > 0 && heap < 1 << 20);
+    // The closures' own estimate, as a batch of frames counts it (lib/framing.js).
+    compile(schema, { backend: 'js', codegen: false }).decode(bytes);
+    assert.equal(require('../lib/runtime').decodedHeap(), heap);
+    agree(schema, { maxDecodedBytes: heap }, (c) => c.decode(bytes), {});
+    assert.deepStrictEqual(compile(schema, { maxDecodedBytes: heap, backend: 'js' }).decode(bytes), value);
+    agree(schema, { maxDecodedBytes: heap - 1 }, (c) => c.decode(bytes), { code: 'ERR_SHORN_LIMIT' });
+  }
+});
+
 test("nested Maps keep their own sizes: an inner Map's error has the native path", () => {
   // A key Map whose values are Maps of another size, then an error deeper on: the exact
   // walk runs, and each Map checks its own entries against its own size.

@@ -972,6 +972,8 @@ function compile(root, m, generate = false) {
             if (index >= 0) {
               if (named || index <= last) throw FAULT;
               last = index;
+              // Not text for the core (src/types/json.rs, INDEX_KEY): not in its estimate.
+              r.units -= key.length;
             } else {
               named = true;
               if (hasOwn(o, key)) throw FAULT;
@@ -1271,4 +1273,4 @@ function readJson(r, depth) {
   throw FAULT;
 }
 
-module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength };
+module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex };

@@ -31,7 +31,7 @@ const { lowering, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED } = require('./l
 const closures = require('./closures');
 const codegen = require('#codegen');
 
-const { wellFormed, writeJson, FAULT } = closures;
+const { wellFormed, writeJson, FAULT, arrayIndex } = closures;
 
 const def = (d) => TYPES.get(d.type);
 
@@ -217,6 +217,9 @@ class ByteDecoder extends Inspector {
       this.charge(object ? HEAP.record + what * HEAP.entry : HEAP.array + what * HEAP.item, at);
     } else if (typeof what === 'number') this.charge(what * this.costs.per(d), at);
     else if (typeof what === 'string') {
+      // A record's key that is an array index is not text for the core (src/types/json.rs,
+      // INDEX_KEY), and not in its estimate.
+      if (t === 'record' && arrayIndex(what) >= 0) return;
       this.units += what.length;
       // eslint-disable-next-line no-control-regex
       if (!this.wide && /[^\u0000-\u00ff]/.test(what)) this.wide = true;
