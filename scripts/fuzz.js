@@ -947,12 +947,15 @@ function hostileOf(entry) {
       };
     }
     case 4: {
-      // Transparent Proxies around objects and arrays.
-      return { label: 'transparent proxy', make: () => proxify(clone(), false) };
+      // Transparent Proxies around objects and arrays (and around some typed arrays, Dates
+      // and Maps: where a union tries an object variant with a field named like their
+      // accessor, `length`, finding J6 applies; seed 4102 met it, input 152985).
+      return { label: 'transparent proxy', proxyReceiver: true, make: () => proxify(clone(), false) };
     }
     case 5: {
-      // Proxies whose traps throw a user error.
-      return { label: 'throwing proxy', agree: false, make: () => proxify(clone(), true) };
+      // Proxies whose traps throw a user error (and transparent ones around typed arrays,
+      // as above).
+      return { label: 'throwing proxy', agree: false, proxyReceiver: true, make: () => proxify(clone(), true) };
     }
     case 6: {
       // Huge sparse arrays where arrays (or anything) are, unions included (finding J1,
