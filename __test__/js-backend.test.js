@@ -297,6 +297,39 @@ test('text of over 24 bytes whose first 8 bytes are not all ASCII, decoded in JS
   }
 });
 
+// The JS read of small messages on this back end takes text of any kind (lib/closures.js,
+// `smallText`), not only ASCII of up to 16 bytes: every length across 16 and 24 bytes,
+// Latin-1, wide and 4-byte chars, each string's bytes overwritten with what is not UTF-8,
+// and budgets about the estimate of two bytes a unit.
+test('small messages with text of every kind, read in JS on the JS back end: values and errors as natively', () => {
+  const schema = t.object({ id: t.uint32(), name: t.string(), bio: t.string(), tag: t.optional(t.string({ maxLength: 20 })) });
+  const texts = ['', 'a'.repeat(16), 'a'.repeat(17), 'a'.repeat(25), 'é'.repeat(8), 'é'.repeat(12), 'é'.repeat(13), 'Zoë Łukasz 李小龍 🚀 Ñuño', 'Программистка — 数学者 🚀🌍', 'ÿ'.repeat(100), '李'.repeat(70)];
+  const bad = [[0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82, 0x41], [0x80], [0xff], [0xf0, 0x9f, 0x9a]];
+  for (const name of texts) {
+    for (const bio of texts) {
+      for (const tag of [undefined, 'é'.repeat(20), 'é'.repeat(21)]) {
+        const value = { id: 5, name, bio, tag };
+        agree(schema, {}, (codec) => Buffer.from(codec.encode(value)).toString('hex'), {});
+        if (tag !== undefined && tag.length > 20) continue;
+        const bytes = compile(schema).encode(value);
+        agree(schema, {}, (codec) => codec.decode(bytes), {});
+        for (const maxDecodedBytes of [200, 400, 700]) agree(schema, { maxDecodedBytes }, (codec) => codec.decode(bytes), {});
+        // Each string's first bytes (after the id and the length) made not UTF-8.
+        const at = [2, 2 + Buffer.byteLength(name) + 1];
+        for (const [k, where] of at.entries()) {
+          const length = Buffer.byteLength(k === 0 ? name : bio);
+          for (const b of bad) {
+            if (b.length > length) continue;
+            const m = Uint8Array.from(bytes);
+            m.set(b, where);
+            agree(schema, {}, (codec) => codec.decode(m), {});
+          }
+        }
+      }
+    }
+  }
+});
+
 test('small messages on the JS back end (the JS read and write of lib/codegen.js where code is generated): values, bytes and errors as natively', () => {
   const schema = t.object({
     id: t.uint32(),

@@ -388,6 +388,26 @@ class In {
 
 const fromCharCode = String.fromCharCode;
 
+// The text of a small message's string for the JS read of small messages on this back
+// end (lib/small.js, `string`, where code is generated), where it is not ASCII of up to
+// 16 bytes (`rt.asciiText`): `n` bytes of `b` from `p` as a string, decoded as `In`
+// decodes text, or null where they are not well-formed UTF-8 (the closures then read the
+// message, and report it). Without it that read gave up on such a string, and the
+// closures read the message from its start.
+const SCRATCH_IN = new In({ maxStringBytes: -1, maxBytesLength: -1, maxArrayLength: -1, maxDepth: 1 }, Infinity);
+function smallText(b, p, n) {
+  const r = SCRATCH_IN;
+  r.b = b;
+  let s = null;
+  try {
+    s = n <= 24 ? r.shortUtf8(p, p + n) : r.decodeUtf8(p, p + n);
+  } catch (e) {
+    if (e !== FAULT) throw e;
+  }
+  r.b = NO_BYTES;
+  return s;
+}
+
 // ---- encode ---------------------------------------------------------------------------
 
 /** A growable byte buffer (the message being written). */
@@ -1273,4 +1293,4 @@ function readJson(r, depth) {
   throw FAULT;
 }
 
-module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex };
+module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex, smallText };

@@ -300,7 +300,7 @@ function build(descriptor, m, settings, output, generate, info) {
   // code generator: `#codegen`.)
   const small =
     generate && fast !== null && typeof codegen.buildSmall === 'function'
-      ? codegen.buildSmall(descriptor, info, m, { maxStringBytes: settings.limits[0], maxArrayLength: settings.limits[2], budget: settings.budget }, L)
+      ? codegen.buildSmall(descriptor, info, m, { maxStringBytes: settings.limits[0], maxArrayLength: settings.limits[2], budget: settings.budget, text: closures.smallText }, L)
       : null;
   const SMALL_NONE = codegen.SMALL_NONE;
 

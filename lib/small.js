@@ -161,14 +161,21 @@ const READ = {
   // An ASCII string of up to 16 characters (`rt.asciiText`); other text gives up the JS
   // read. A constrained one is checked as `emitTest` checks it (its lengths, pattern and
   // format, as encode checks them); one that breaks them gives up the JS read too, and the
-  // native decode reports it.
+  // native decode reports it. On the JS back end (`g.limits.text`, lib/closures.js
+  // `smallText`), any well-formed text of the message, whose estimate (two bytes a UTF-16
+  // unit, at most SET_INPUT of them) is counted in.
   string(g, op) {
     const max = g.limits.maxStringBytes;
     if (max >= 0 && max < rt.SET_INPUT) return null;
-    g.fastCost += 64;
+    const anyText = g.limits.text !== undefined;
+    g.fastCost += anyText ? 64 + 2 * rt.SET_INPUT : 64;
     const n = g.readVarint();
     const s = g.fresh('r');
-    g.fast.push(`if (${n} > n$ - o$) break fast;`, `const ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null) break fast;`, `o$ += ${n};`);
+    g.fast.push(`if (${n} > n$ - o$) break fast;`);
+    if (anyText) {
+      g.fast.push(`let ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null && (${s} = ${g.constant(g.limits.text)}(bytes, o$, ${n})) === null) break fast;`);
+    } else g.fast.push(`const ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null) break fast;`);
+    g.fast.push(`o$ += ${n};`);
     if (string.constrained(op.d)) g.fast.push(`if (!(${string.emitSatisfies(g, op.d, s)})) break fast;`);
     return s;
   },
