@@ -1155,7 +1155,9 @@ function build(descriptor, info, nat, G, overrides = null, limits = DEFAULT_LIMI
  * returns `SMALL_NONE` and encode null (encodeInto -1) where the JS read or write gives
  * up, and the caller decodes or encodes the message the JS back end's way, which alone
  * reports errors. Null when the schema has neither (a type without one). `L`: the
- * lowering to generate over (the JS back end's own), else one made here.
+ * lowering to generate over (the JS back end's own), else one made here. `limits.text`:
+ * the JS back end's reader of text that is not short ASCII (lib/closures.js,
+ * `smallText`), which the JS read then takes rather than give up on.
  */
 const SMALL_NONE = Object.freeze({ none: true });
 function buildSmall(descriptor, info, G, limits = DEFAULT_LIMITS, L = null) {
