@@ -397,3 +397,51 @@ test('small messages on the JS back end (the JS read and write of lib/codegen.js
     }, {});
   }
 });
+
+// Repeated short strings in arrays of a large input are taken again from a table of the
+// reader's own (lib/closures.js, `keptStrings`): each entry compared whole, so strings
+// that share the hash's bytes (the first two, the last, the length) are told apart; and
+// the text, the budget and the errors are as natively.
+test('short strings that repeat in arrays of a large input decode as natively: colliding, non-ASCII, constrained, at the budget', () => {
+  // Same first two bytes, last byte and length: one table entry.
+  const words = ['abXc', 'abYc', 'abZc', 'ab', 'ac', 'abcdefghijkl', 'abcdefghijkm', 'abcdefghijklm', 'x', 'é1', 'eé', 'ñuño', 'tag', 'tags'];
+  const pick = (k) => words[(k * 7 + (k >> 3)) % words.length];
+  const rows = Array.from({ length: 4000 }, (_, k) => ({ id: k, tags: Array.from({ length: k % 5 }, (_, j) => pick(k + j)) }));
+  const schema = t.array(t.object({ id: t.uint32(), tags: t.array(t.string()) }));
+  const bytes = compile(schema).encode(rows);
+  assert.ok(bytes.length >= 32 << 10, `${bytes.length} bytes`);
+  for (const mode of JS_MODES) assert.deepStrictEqual(compile(schema, mode).decode(bytes), rows, JSON.stringify(mode));
+  agree(schema, {}, (c) => c.decode(bytes), {});
+  // Decoded twice, the second time from a full table.
+  for (const mode of JS_MODES) {
+    const codec = compile(schema, mode);
+    codec.decode(bytes);
+    assert.deepStrictEqual(codec.decode(bytes), rows);
+  }
+  // The budget: binary search of the native edge, then both sides of it.
+  let lo = 0;
+  let hi = 10_000_000;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if ('code' in outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes))) lo = mid;
+    else hi = mid;
+  }
+  for (const maxDecodedBytes of [lo, hi]) agree(schema, { maxDecodedBytes }, (c) => c.decode(bytes).length, {});
+  // A constraint on the items: a repeated string that breaks it is refused as natively.
+  const short = t.array(t.object({ id: t.uint32(), tags: t.array(t.string({ maxLength: 4 })) }));
+  agree(short, {}, (c) => c.decode(bytes), { code: 'ERR_SHORN_INVALID' });
+  // A byte of a repeated string made not ASCII, or not UTF-8, at each place in one word.
+  const at = Buffer.from(bytes).lastIndexOf(Buffer.from('abcdefghijkl'));
+  for (let k = 0; k < 12; k++) {
+    for (const b of [0xe9, 0x80, 0x41]) {
+      const m = Uint8Array.from(bytes);
+      m[at + k] = b;
+      agree(schema, {}, (c) => c.decode(m), {});
+    }
+  }
+  // Strings that never repeat (the reader stops looking), then ones that do.
+  const unique = Array.from({ length: 3000 }, (_, k) => ({ id: k, tags: [`u${k.toString(36)}`, `v${k}`, pick(k)] }));
+  const mixed = compile(schema).encode([...unique, ...rows]);
+  agree(schema, {}, (c) => c.decode(mixed), {});
+  for (const mode of JS_MODES) assert.deepStrictEqual(compile(schema, mode).decode(mixed), [...unique, ...rows]);
+});

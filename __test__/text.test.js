@@ -1046,4 +1046,23 @@ describe('small arrays of strings', () => {
     const plain = generate(numbers, analyze(numbers), marshallerOf(numbers)).source;
     assert.doesNotMatch(plain, /\[undefined\]|\bDT\b/);
   });
+
+  test("the JS back end's generated array read makes arrays of 1 to 4 strings or enum values as literals, and arrays of numbers by length", () => {
+    const closures = require('../lib/closures');
+    const { lowering } = require('../lib/lower');
+    const readerOf = (schema) => {
+      const m = marshallerOf(schema);
+      const { Inspector } = require('../lib/inspect');
+      const sizes = new Inspector(new Uint8Array(0), schema, {});
+      return closures.compile(lowering(m, sizes).node(schema), m, true).decode.toString();
+    };
+    for (const items of [t.string(), t.enum(['a', 'b']), t.default(t.string(), 'x')]) {
+      assert.match(readerOf(t.array(items)), /n === 0 \? \[\] : n === 1 \? \[undefined\] : [\s\S]*n === 4 \? \[undefined, undefined, undefined, undefined\] : new Array\(n\)/);
+    }
+    for (const items of [t.float64(), t.uint32(), t.object({ a: t.string() })]) {
+      const source = readerOf(t.array(items));
+      assert.match(source, /const a = new Array\(n\);/);
+      assert.doesNotMatch(source, /\[undefined\]/);
+    }
+  });
 });

@@ -13,6 +13,7 @@ const { TYPES } = require('./types');
 const rt = require('#runtime');
 const { HEAP, HEAP_NUMBER, heapCost } = require('./lower');
 const { writeUtf8 } = require('./utf8');
+const { stringItems, SMALL_LITERALS } = require('./types/array');
 const { utf8Write, utf8Slice, unitsText } = require('#host');
 
 const { asciiText } = rt;
@@ -387,6 +388,50 @@ class In {
 }
 
 const fromCharCode = String.fromCharCode;
+
+// The items of an array of strings, where a few short values repeat many times (tags,
+// kinds, country codes): the string of 2 to 12 ASCII bytes met before is taken again from
+// a table of the reader's own (256 entries, by a hash of the bytes, each compared whole),
+// instead of a new one made, which every scavenge of a large decode then copies and
+// promotes (docs/DESIGN.md, "Repeated short strings on decode": the native back end keeps
+// them per call). Only in an input of 32 KiB or more (`KEPT_FROM`): in a smaller one the
+// strings die young, and the lookup costs more than it saves (batch100 decode ~0.97x). A
+// repeat counts as the text it is, as `text` counts it. A reader that
+// finds fewer than one repeat in four of its first 1,024 lookups looks nothing up again.
+const KEPT = 256;
+const KEPT_TRIAL = 1024;
+const KEPT_FROM = 32 << 10;
+function keptStrings() {
+  const kept = new Array(KEPT).fill('');
+  let left = KEPT_TRIAL;
+  let hits = 0;
+  let off = false;
+  return function keptItem(r) {
+    const len = r.count(r.maxString, 1);
+    if (len < 2 || len > 12 || off) return r.text(len);
+    const b = r.b;
+    const p = r.p;
+    const end = p + len;
+    if (end > r.n) throw FAULT;
+    // The hash of the first two bytes, the last and the length; the entry is compared whole.
+    const at = (Math.imul((b[p] << 16) | (b[p + 1] << 8) | b[end - 1], 0x9e3779b1) >>> 24) ^ len;
+    if (left > 0 && --left === 0 && 4 * hits < KEPT_TRIAL) off = true;
+    let s = kept[at];
+    found: if (s.length === len) {
+      for (let k = 0; k < len; k++) if (s.charCodeAt(k) !== b[p + k]) break found;
+      hits++;
+      r.p = end;
+      r.units += len;
+      return s;
+    }
+    s = asciiText(b, p, len);
+    if (s === null) return r.text(len);
+    kept[at] = s;
+    r.p = end;
+    r.units += len;
+    return s;
+  };
+}
 
 // The text of a small message's string for the JS read of small messages on this back
 // end (lib/small.js, `string`, where code is generated), where it is not ASCII of up to
@@ -922,14 +967,17 @@ function compile(root, m, generate = false) {
         return (r) => readJson(r, r.depth);
       case 'array': {
         const item = dec(op.items);
+        // Of strings, in a large input, the items read by `keptStrings`.
+        const kept = op.items.op === 'string' ? checkedRead(op.items, keptStrings()) : null;
         const { min, max, minItem, itemCost } = op;
-        if (generate) return arrayReader(item, min, max, minItem, itemCost);
+        if (generate) return arrayReader(item, kept, min, max, minItem, itemCost, stringItems(op.items.d));
         return (r) => {
           const n = r.count(r.maxArray, minItem);
           if ((min !== undefined && n < min) || (max !== undefined && n > max)) throw FAULT;
           r.charge(n * itemCost);
           const a = new Array(n);
-          for (let k = 0; k < n; k++) a[k] = item(r);
+          const f = kept !== null && r.n >= KEPT_FROM ? kept : item;
+          for (let k = 0; k < n; k++) a[k] = f(r);
           return a;
         };
       }
@@ -1109,17 +1157,22 @@ return function readObject(r) {
  * An array's read, a function of its own: its item's call is one the engine can inline (a
  * float then needs no box), where the shared closure's call site sees every item type.
  */
-function arrayReader(item, min, max, minItem, itemCost) {
+function arrayReader(item, kept, min, max, minItem, itemCost, literals) {
   const bounds = [min !== undefined ? `n < ${min}` : '', max !== undefined ? `n > ${max}` : ''].filter(Boolean).join(' || ');
+  // Of 1 to 4 strings or enum values, a literal: an allocation site V8 pretenures with
+  // the objects around it, as the native back end's take does (lib/types/array.js,
+  // SMALL_LITERALS).
+  const make = literals ? `n === 0 ? [] : ${SMALL_LITERALS.map((literal, m) => `n === ${m + 1} ? ${literal} : `).join('')}new Array(n)` : 'new Array(n)';
   const source = `return function readArray(r) {
   const n = r.count(r.maxArray, ${minItem});
   ${bounds ? `if (${bounds}) throw FAULT;` : ''}
   r.charge(n * ${itemCost});
-  const a = new Array(n);
-  for (let k = 0; k < n; k++) a[k] = item(r);
+  const a = ${make};
+  ${kept === null ? '' : `if (r.n >= ${KEPT_FROM}) for (let k = 0; k < n; k++) a[k] = kept(r);
+  else `}for (let k = 0; k < n; k++) a[k] = item(r);
   return a;
 };`;
-  return new Function('item', 'FAULT', source)(item, FAULT);
+  return new Function('item', 'kept', 'FAULT', source)(item, kept, FAULT);
 }
 
 function arrayWriter(item, min, max) {
