@@ -241,16 +241,19 @@ class In {
    * costs more than a short string's bytes (batch100's names, a quarter of its decode on
    * this back end). Only well-formed UTF-8, as the fatal decoder takes it: no overlong
    * form, no encoded surrogate, nothing past U+10FFFF, no cut or stray continuation byte;
-   * anything else goes to `decodeUtf8`, which refuses it.
+   * anything else goes to `decodeUtf8`, which refuses it. Decoded into UTF-16 units, made
+   * a string by one `fromCharCode` call (`unitsString`): a string a char, concatenated,
+   * took a fifth of a batch100 decode (its non-ASCII names).
    */
   shortUtf8(p, end) {
     const b = this.b;
-    let s = '';
-    let wide = false;
+    const U = SHORT_UNITS;
+    let n = 0;
+    let wide = 0;
     for (let k = p; k < end; ) {
       const c = b[k];
       if (c < 0x80) {
-        s += fromCharCode(c);
+        U[n++] = c;
         k++;
         continue;
       }
@@ -278,15 +281,16 @@ class In {
         if (u < 0x10000 || u > 0x10ffff) return this.decodeUtf8(p, end);
         k += 4;
         u -= 0x10000;
-        s += fromCharCode(0xd800 | (u >> 10), 0xdc00 | (u & 0x3ff));
-        wide = true;
+        U[n++] = 0xd800 | (u >> 10);
+        U[n++] = 0xdc00 | (u & 0x3ff);
+        wide = 0x100;
         continue;
       } else return this.decodeUtf8(p, end);
-      s += fromCharCode(u);
-      if (u > 0xff) wide = true;
+      U[n++] = u;
+      wide |= u;
     }
-    if (wide) this.wide = true;
-    return s;
+    if (wide > 0xff) this.wide = true;
+    return unitsString(U, n);
   }
 
   /**
@@ -388,6 +392,69 @@ class In {
 }
 
 const fromCharCode = String.fromCharCode;
+
+// The UTF-16 units of a short text (`shortUtf8`: at most 24 bytes, so at most 24 units).
+const SHORT_UNITS = new Uint16Array(24);
+
+// Units `U[0..n)` (n at most 24) as a string, by one call of `fromCharCode` of a fixed
+// arity for each length (as `rt.asciiText` makes ASCII text): a call with a spread or
+// `apply` costs several times more.
+function unitsString(U, n) {
+  switch (n) {
+    case 0:
+      return '';
+    case 1:
+      return fromCharCode(U[0]);
+    case 2:
+      return fromCharCode(U[0], U[1]);
+    case 3:
+      return fromCharCode(U[0], U[1], U[2]);
+    case 4:
+      return fromCharCode(U[0], U[1], U[2], U[3]);
+    case 5:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4]);
+    case 6:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5]);
+    case 7:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6]);
+    case 8:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7]);
+    case 9:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8]);
+    case 10:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9]);
+    case 11:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10]);
+    case 12:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11]);
+    case 13:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12]);
+    case 14:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13]);
+    case 15:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14]);
+    case 16:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14], U[15]);
+    case 17:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14], U[15], U[16]);
+    case 18:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14], U[15], U[16], U[17]);
+    case 19:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14], U[15], U[16], U[17], U[18]);
+    case 20:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14], U[15], U[16], U[17], U[18], U[19]);
+    case 21:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14], U[15], U[16], U[17], U[18], U[19], U[20]);
+    case 22:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14], U[15], U[16], U[17], U[18], U[19], U[20], U[21]);
+    case 23:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14], U[15], U[16], U[17], U[18], U[19], U[20], U[21], U[22]);
+    case 24:
+      return fromCharCode(U[0], U[1], U[2], U[3], U[4], U[5], U[6], U[7], U[8], U[9], U[10], U[11], U[12], U[13], U[14], U[15], U[16], U[17], U[18], U[19], U[20], U[21], U[22], U[23]);
+    default:
+      throw new Error('shorn: internal error: unitsString takes at most 24 units');
+  }
+}
 
 // The items of an array of strings, where a few short values repeat many times (tags,
 // kinds, country codes): the string of 2 to 12 ASCII bytes met before is taken again from
