@@ -21,6 +21,7 @@ const rt = require('#runtime');
 const { tagIndex, tagOf } = require('./types/union');
 const { keyKind } = require('./types/map');
 const { inspectJson } = require('./types/json');
+const { arrayIndex } = require('./closures');
 
 // The limits a decode checks (src/program.rs, Limits), as compile() takes them.
 const DEFAULT_LIMITS = Object.freeze({
@@ -49,17 +50,6 @@ function walkError(code, offset, path, message) {
 
 // Keys of a record or a json object must be in the order JS keeps an object's keys, each
 // once (src/types/keys.rs, Keys::Record): array-index keys first, ascending, then names.
-function arrayIndex(key) {
-  if (key.length === 0 || key.length > 10 || (key.charCodeAt(0) === 48 && key.length > 1)) return null;
-  let v = 0;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return null;
-    v = v * 10 + c;
-  }
-  return v < 4294967295 ? v : null;
-}
-
 class KeyOrder {
   constructor(r) {
     this.r = r;
@@ -70,7 +60,7 @@ class KeyOrder {
 
   check(key, at) {
     const index = arrayIndex(key);
-    if (index !== null) {
+    if (index >= 0) {
       if (this.named || (this.last !== null && index <= this.last)) {
         throw this.r.malformed(at, this.last === index ? 'a key appears twice' : 'keys out of order (array-index keys must come first, ascending)');
       }
