@@ -90,6 +90,34 @@ test("a record's array-index keys are not counted as text in the decode budget, 
   }
 });
 
+// A differential check of large arrays of strings (2026-12-06) found the exact decode's
+// estimate of the text over the native one's: it counted every string value, an enum's
+// and a literal's too, which the core takes from the schema, not from the text. Only the
+// message's figure differed (the closures, which decide, count the text alone).
+test("an enum's or a literal's string is not counted as text in the decode budget's figure, as natively", () => {
+  const schemas = [
+    t.object({ xs: t.array(t.string()), ys: t.array(t.enum(['p', 'q', 'r'])), n: t.uint8() }),
+    t.object({ xs: t.array(t.string()), k: t.literal('constant'), n: t.uint8() }),
+    t.object({ xs: t.array(t.string()), ys: t.array(t.enum(['p', 'q', 'r'])) }),
+  ];
+  const values = [
+    { xs: ['babbéb'], ys: ['r'], n: 3 },
+    { xs: ['babbéb', '李'], k: 'constant', n: 3 },
+    { xs: ['李'], ys: ['p', 'q', 'r', 'r'] },
+  ];
+  for (const [k, schema] of schemas.entries()) {
+    const bytes = compile(schema).encode(values[k]);
+    let lo = 0;
+    let hi = 100_000;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if ('code' in outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes))) lo = mid;
+      else hi = mid;
+    }
+    for (const maxDecodedBytes of [lo - 1, lo, hi]) agree(schema, { maxDecodedBytes }, (c) => c.decode(bytes), {});
+  }
+});
+
 test("nested Maps keep their own sizes: an inner Map's error has the native path", () => {
   // A key Map whose values are Maps of another size, then an error deeper on: the exact
   // walk runs, and each Map checks its own entries against its own size.

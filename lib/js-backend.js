@@ -187,7 +187,9 @@ class ByteDecoder extends Inspector {
   }
 
   leaf(at, d, value) {
-    if (typeof value === 'string') {
+    // Text: a string's, a json string's. An enum's or a literal's string comes from the
+    // schema, not the text, and the core does not count it.
+    if (typeof value === 'string' && (d.type === 'string' || d.type === 'json')) {
       this.units += value.length;
       // eslint-disable-next-line no-control-regex
       if (!this.wide && /[^\u0000-\u00ff]/.test(value)) this.wide = true;
