@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+'use strict';
+// Differential fuzzing of large messages (docs/FUZZING.md, "Large messages"): the JS back
+// end against the native one on messages of 32 KiB and more, which scripts/fuzz.js seldom
+// makes. Such messages take paths small ones never do: on the JS back end, arrays of
+// strings keep their repeated short strings in a table (lib/closures.js, `keptStrings`,
+// from 32 KiB), and natively the text is split and its repeats kept (src/codec/text.rs).
+// Deterministic for a seed.
+//
+//   node scripts/fuzz-large.js [--runs N] [--seed S] [--verbose]
+//
+// Each run draws a schema (arrays of strings, in objects, nested, beside enums, literals
+// and strings outside arrays; some with length constraints), a pool of words (empty,
+// ASCII, Latin-1, wide, 4-byte and control chars, 0 to 14 chars, some sharing their first
+// two chars, last char and length), and a large value from the pool. Then, against the
+// native back end, for the JS back end with and without generated code:
+// - encode gives the same bytes, or the same error;
+// - decode gives the same value or the same error (code, offset, path and message), twice
+//   on one codec (the second time from a full table), under no budget, and under budgets
+//   at and around the native edge of `maxDecodedBytes`;
+// - so do the message with bytes changed, and the message cut short.
+
+const { isDeepStrictEqual } = require('node:util');
+const { t, compile, ShornError } = require('..');
+
+const argv = process.argv.slice(2);
+function option(name, fallback) {
+  const i = argv.indexOf(name);
+  if (i < 0) return fallback;
+  const v = argv[i + 1];
+  if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
+  return v;
+}
+const RUNS = Number(option('--runs', 200));
+const SEED = Number(option('--seed', 1));
+const VERBOSE = argv.includes('--verbose');
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs takes a positive integer');
+if (!Number.isInteger(SEED)) throw new Error('--seed takes an integer');
+
+// mulberry32.
+let state = SEED >>> 0;
+function random() {
+  state = (state + 0x6d2b79f5) >>> 0;
+  let x = state;
+  x = Math.imul(x ^ (x >>> 15), x | 1);
+  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+}
+const below = (n) => Math.floor(random() * n);
+const pickOf = (list) => list[below(list.length)];
+
+const LARGE = 32 << 10;
+const CHARS = ['a', 'b', 'c', 'x', 'é', 'ÿ', '李', 'я', '🚀', '0', ' ', '\u0000', '\u007f', '\u0080'];
+
+function word() {
+  const n = below(15);
+  const common = random() < 0.8;
+  let s = '';
+  while (s.length < n) s += CHARS[below(common ? 4 : CHARS.length)];
+  return s;
+}
+
+// A pool of words, with some that share a hash of `keptStrings` (first two chars, last
+// char, length) but differ between.
+function pool() {
+  const words = Array.from({ length: 1 + below(40) }, word);
+  for (let k = 0; k < below(6); k++) {
+    const len = 4 + below(8);
+    const middle = () => Array.from({ length: len - 3 }, () => pickOf(['a', 'b', 'c'])).join('');
+    words.push(`ab${middle()}z`, `ab${middle()}z`);
+  }
+  return words;
+}
+
+const ENUM = ['p', 'q', 'r', 'ß'];
+// Schemas by what a value of each looks like: [name, schema, make(pick, count)].
+function schemaOf() {
+  const maxLength = 3 + below(10);
+  const item = random() < 0.2 ? t.string({ maxLength }) : t.string();
+  const kinds = [
+    ['events', t.array(t.object({ id: t.uint32(), name: t.string(), tags: t.array(item), kind: t.enum(ENUM) })), (pick, n) => Array.from({ length: n }, (_, k) => ({ id: k, name: pick(), tags: Array.from({ length: below(6) }, pick), kind: pickOf(ENUM) }))],
+    ['nested', t.array(t.array(item)), (pick, n) => Array.from({ length: n }, () => Array.from({ length: below(7) }, pick))],
+    ['flat', t.object({ xs: t.array(item), ys: t.array(t.enum(ENUM)), k: t.literal('constant'), n: t.uint8() }), (pick, n) => ({ xs: Array.from({ length: 3 * n }, pick), ys: Array.from({ length: below(5) }, () => pickOf(ENUM)), k: 'constant', n: below(256) })],
+    ['optional', t.array(t.object({ a: t.optional(t.array(item)), b: t.nullable(t.string()) })), (pick, n) => Array.from({ length: n }, () => (random() < 0.3 ? { b: random() < 0.3 ? null : pick() } : { a: Array.from({ length: below(5) }, pick), b: random() < 0.3 ? null : pick() }))],
+  ];
+  return pickOf(kinds);
+}
+
+// The outcome of `fn`: the value, or a ShornError's code, offset, path and message.
+function outcome(fn) {
+  try {
+    return { value: fn() };
+  } catch (e) {
+    if (!(e instanceof ShornError)) return { thrown: String(e && e.stack) };
+    return { code: e.code, offset: e.offset, path: e.path, message: e.message };
+  }
+}
+
+const counts = new Map();
+const count = (key) => counts.set(key, (counts.get(key) || 0) + 1);
+let failed = 0;
+let passed = 0;
+
+function same(a, b) {
+  return isDeepStrictEqual(a, b);
+}
+
+function report(run, what, native, js, mode) {
+  failed++;
+  if (failed <= 10 || VERBOSE) {
+    console.log(`run ${run}: ${what} (${JSON.stringify(mode)})`);
+    console.log(`  native: ${JSON.stringify(native).slice(0, 400)}`);
+    console.log(`  js:     ${JSON.stringify(js).slice(0, 400)}`);
+  }
+}
+
+const MODES = [
+  { backend: 'js', codegen: true },
+  { backend: 'js', codegen: false },
+];
+
+// Decodes `bytes` natively and on both JS modes (twice each on one codec): the same
+// outcome. Returns the native outcome, or null where they differ.
+function decodeAgrees(run, what, schema, options, bytes) {
+  const native = outcome(() => compile(schema, options).decode(bytes));
+  if (native.thrown !== undefined) {
+    report(run, `${what}: the native decode threw a non-ShornError`, native, null, options);
+    return null;
+  }
+  for (const mode of MODES) {
+    const codec = compile(schema, { ...options, ...mode });
+    for (let k = 0; k < 2; k++) {
+      const js = outcome(() => codec.decode(bytes));
+      if (!same(js, native)) {
+        report(run, `${what}, decode ${k + 1}`, native, js, { ...options, ...mode });
+        return null;
+      }
+    }
+  }
+  return native;
+}
+
+// The least `maxDecodedBytes` the native decode of `bytes` takes.
+function edgeOf(schema, bytes) {
+  let lo = 0;
+  let hi = 1 << 30;
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if ('code' in outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes))) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+for (let run = 0; run < RUNS; run++) {
+  const [name, schema, make] = schemaOf();
+  const words = pool();
+  const pick = () => pickOf(words);
+  let value = make(pick, 1000);
+  const native = compile(schema);
+  // Grown until its message is large.
+  let bytes = outcome(() => native.encode(value));
+  for (let n = 2000; bytes.value !== undefined && bytes.value.length < LARGE && n <= 64000; n *= 2) {
+    value = make(pick, n);
+    bytes = outcome(() => native.encode(value));
+  }
+  count(`schema.${name}`);
+  let ok = true;
+  for (const mode of MODES) {
+    const js = outcome(() => compile(schema, mode).encode(value));
+    const a = bytes.value !== undefined ? { hex: Buffer.from(bytes.value).toString('hex') } : bytes;
+    const b = js.value !== undefined ? { hex: Buffer.from(js.value).toString('hex') } : js;
+    if (!same(a, b)) {
+      report(run, 'encode', a.code ?? `${bytes.value.length} bytes`, b.code ?? `${js.value.length} bytes`, mode);
+      ok = false;
+    }
+  }
+  if (bytes.value === undefined) {
+    count('value.refused');
+    if (ok) passed++;
+    continue;
+  }
+  const message = bytes.value;
+  if (message.length < LARGE) count('value.small');
+  const decoded = decodeAgrees(run, 'the message', schema, {}, message);
+  if (decoded === null) ok = false;
+  else if (decoded.value !== undefined) {
+    count('value.decoded');
+    if (!same(decoded.value, value)) {
+      report(run, 'the decoded value is not the value encoded', null, null, {});
+      ok = false;
+    }
+  }
+  if (ok && decoded.value !== undefined) {
+    const edge = edgeOf(schema, message);
+    for (const maxDecodedBytes of [edge - 2, edge - 1, edge, edge + 1, Math.floor(edge / 2), 1 + below(edge)]) {
+      if (maxDecodedBytes < 1) continue;
+      const r = decodeAgrees(run, `budget ${maxDecodedBytes} (edge ${edge})`, schema, { maxDecodedBytes }, message);
+      if (r === null) ok = false;
+      else count(r.code === undefined ? 'budget.decoded' : 'budget.refused');
+    }
+  }
+  for (let m = 0; m < 4; m++) {
+    const changed = Uint8Array.from(message);
+    for (let k = 0; k <= below(4); k++) changed[below(changed.length)] = below(256);
+    const r = decodeAgrees(run, `bytes changed (${m})`, schema, random() < 0.3 ? { maxDecodedBytes: 1 + below(4 * message.length) } : {}, changed);
+    if (r === null) ok = false;
+    else count(r.code === undefined ? 'mutated.decoded' : `mutated.${r.code}`);
+  }
+  const cut = decodeAgrees(run, 'cut short', schema, {}, message.subarray(0, below(message.length)));
+  if (cut === null) ok = false;
+  else count(cut.code === undefined ? 'cut.decoded' : `cut.${cut.code}`);
+  if (ok) passed++;
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+for (const [key, n] of [...counts].sort()) console.log(`  ${key.padEnd(40)} ${n}`);
+process.exitCode = failed === 0 ? 0 : 1;
