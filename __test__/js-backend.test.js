@@ -473,3 +473,45 @@ test('short strings that repeat in arrays of a large input decode as natively: c
   agree(schema, {}, (c) => c.decode(mixed), {});
   for (const mode of JS_MODES) assert.deepStrictEqual(compile(schema, mode).decode(mixed), [...unique, ...rows]);
 });
+
+// The JS read of a small message runs on the input as it is, before the closures' checks
+// of its class and memory, as the native back end's does: every kind of Uint8Array, shared
+// memory among them, gives the native value or error, text that TextDecoder must judge (a
+// U+FFFD of its own, bytes that are not UTF-8) included.
+test('small messages in any kind of Uint8Array, shared memory among them, decode as natively on the JS back end', () => {
+  const schema = t.object({ id: t.uint32(), name: t.string(), bio: t.string(), ok: t.bool() });
+  const values = [
+    { id: 1, name: 'Ada', bio: 'short', ok: true },
+    { id: 2, name: 'Zoë Łukasz 李小龍 🚀 Ñuño', bio: 'Программистка и поэтесса — 数学者 🚀🌍', ok: false },
+    { id: 3, name: 'ascii before it \ufffd', bio: 'eight ascii bytes, then \ufffd, then more text', ok: true },
+  ];
+  const kinds = [
+    (b) => Uint8Array.from(b),
+    (b) => Buffer.from(b),
+    (b) => new (class Sub extends Uint8Array {})(b),
+    (b) => {
+      const u = new Uint8Array(new SharedArrayBuffer(b.length + 5), 5, b.length);
+      u.set(b);
+      return u;
+    },
+    (b) => {
+      const sab = new SharedArrayBuffer(b.length + 3);
+      new Uint8Array(sab).set(b, 3);
+      return Buffer.from(sab, 3, b.length);
+    },
+  ];
+  for (const value of values) {
+    const bytes = compile(schema).encode(value);
+    const messages = [bytes, bytes.subarray(0, bytes.length - 1), concatBytes(bytes, Uint8Array.of(0))];
+    // The name's first byte made not UTF-8, and a continuation byte out of place.
+    for (const b of [0xff, 0x80]) {
+      const m = Uint8Array.from(bytes);
+      m[2] = b;
+      messages.push(m);
+    }
+    for (const m of messages) {
+      for (const kind of kinds) agree(schema, {}, (c) => c.decode(kind(m)), {});
+    }
+    for (const kind of kinds) assert.deepStrictEqual(compile(schema, { backend: 'js' }).decode(kind(bytes)), value);
+  }
+});
