@@ -22,32 +22,17 @@
 
 const { isDeepStrictEqual } = require('node:util');
 const { t, compile, ShornError } = require('..');
+const { options, seeded } = require('./fuzz-common');
 
 const argv = process.argv.slice(2);
-function option(name, fallback) {
-  const i = argv.indexOf(name);
-  if (i < 0) return fallback;
-  const v = argv[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
-  return v;
-}
+const option = options(argv);
 const RUNS = Number(option('--runs', 200));
 const SEED = Number(option('--seed', 1));
 const VERBOSE = argv.includes('--verbose');
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs takes a positive integer');
 if (!Number.isInteger(SEED)) throw new Error('--seed takes an integer');
 
-// mulberry32.
-let state = SEED >>> 0;
-function random() {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let x = state;
-  x = Math.imul(x ^ (x >>> 15), x | 1);
-  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-}
-const below = (n) => Math.floor(random() * n);
-const pickOf = (list) => list[below(list.length)];
+const { random, below, pick: pickOf } = seeded(SEED);
 
 const LARGE = 32 << 10;
 const CHARS = ['a', 'b', 'c', 'x', 'é', 'ÿ', '李', 'я', '🚀', '0', ' ', '\u0000', '\u007f', '\u0080'];

@@ -26,34 +26,19 @@
 
 const { isDeepStrictEqual } = require('node:util');
 const shorn = require('..');
+const { options, seeded } = require('./fuzz-common');
 
 const { t, compile, compatibility, createRegistry, ShornError } = shorn;
 
 const argv = process.argv.slice(2);
-function option(name, fallback) {
-  const i = argv.indexOf(name);
-  if (i < 0) return fallback;
-  const v = argv[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
-  return v;
-}
+const option = options(argv);
 const RUNS = Number(option('--runs', 2000));
 const SEED = Number(option('--seed', 7));
 const VERBOSE = argv.includes('--verbose');
 if (!Number.isSafeInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a positive integer');
 
-// A seeded PRNG (mulberry32): the same seed, the same run.
-let state = SEED >>> 0;
-function random() {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let x = state;
-  x = Math.imul(x ^ (x >>> 15), x | 1);
-  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-}
-const below = (n) => Math.floor(random() * n);
-const chance = (p) => random() < p;
-const pick = (list) => list[below(list.length)];
+// A seeded PRNG: the same seed, the same run.
+const { random, below, chance, pick } = seeded(SEED);
 
 const SYMBOLS = ['red', 'green', 'blue', 'cyan', 'other', 'none'];
 const WIDER = { uint8: ['uint16', 'uint32', 'int', 'float64'], uint16: ['uint32', 'int'], int8: ['int16', 'int32'], int32: ['int', 'float64'] };

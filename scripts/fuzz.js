@@ -38,6 +38,7 @@ const vm = require('node:vm');
 const { types } = require('node:util');
 
 const shorn = require('..');
+const { options } = require('./fuzz-common');
 
 const { t, compile, ShornError } = shorn;
 const root = path.join(__dirname, '..');
@@ -45,13 +46,7 @@ const root = path.join(__dirname, '..');
 // ---------------------------------------------------------------- options
 
 const argv = process.argv.slice(2);
-function option(name, fallback) {
-  const i = argv.indexOf(name);
-  if (i < 0) return fallback;
-  const v = argv[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
-  return v;
-}
+const option = options(argv);
 const QUICK = argv.includes('--quick');
 const RUNS = Number(option('--runs', QUICK ? 30000 : 1000000));
 const SEED = Number(option('--seed', 7));
