@@ -35,6 +35,18 @@ function agree(schema, options, run, expected) {
   for (const [key, value] of Object.entries(expected)) assert.equal(native[key], value, key);
 }
 
+// The least `maxDecodedBytes` under which the native back end decodes `bytes`.
+function nativeEdge(schema, bytes) {
+  let lo = 0;
+  let hi = 1 << 30;
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if ('code' in outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes))) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
 test('a byte array or typed array over the budget is charged at its first byte, after its length', () => {
   agree(t.bytes(), { maxDecodedBytes: 8 }, (c) => c.decode(concatBytes(varint(15), new Uint8Array(15))), { code: 'ERR_SHORN_LIMIT', offset: 1 });
   agree(t.int16Array(), { maxDecodedBytes: 64 }, (c) => c.decode(concatBytes(varint(2), new Uint8Array(4))), { code: 'ERR_SHORN_LIMIT', offset: 1 });
@@ -73,13 +85,7 @@ test("a record's array-index keys are not counted as text in the decode budget, 
   for (const [schema, value] of cases) {
     const bytes = compile(schema).encode(value);
     // The least budget the native back end decodes the message under.
-    let [lo, hi] = [0, 1 << 20];
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes)).code === undefined) hi = mid;
-      else lo = mid + 1;
-    }
-    const heap = lo;
+    const heap = nativeEdge(schema, bytes);
     assert.ok(heap > 0 && heap < 1 << 20);
     // The closures' own estimate, as a batch of frames counts it (lib/framing.js).
     compile(schema, { backend: 'js', codegen: false }).decode(bytes);
@@ -107,13 +113,8 @@ test("an enum's or a literal's string is not counted as text in the decode budge
   ];
   for (const [k, schema] of schemas.entries()) {
     const bytes = compile(schema).encode(values[k]);
-    let lo = 0;
-    let hi = 100_000;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if ('code' in outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes))) lo = mid;
-      else hi = mid;
-    }
+    const hi = nativeEdge(schema, bytes);
+    const lo = hi - 1;
     for (const maxDecodedBytes of [lo - 1, lo, hi]) agree(schema, { maxDecodedBytes }, (c) => c.decode(bytes), {});
   }
 });
@@ -446,15 +447,9 @@ test('short strings that repeat in arrays of a large input decode as natively: c
     codec.decode(bytes);
     assert.deepStrictEqual(codec.decode(bytes), rows);
   }
-  // The budget: binary search of the native edge, then both sides of it.
-  let lo = 0;
-  let hi = 10_000_000;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if ('code' in outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes))) lo = mid;
-    else hi = mid;
-  }
-  for (const maxDecodedBytes of [lo, hi]) agree(schema, { maxDecodedBytes }, (c) => c.decode(bytes).length, {});
+  // The budget: both sides of the native edge.
+  const hi = nativeEdge(schema, bytes);
+  for (const maxDecodedBytes of [hi - 1, hi]) agree(schema, { maxDecodedBytes }, (c) => c.decode(bytes).length, {});
   // A constraint on the items: a repeated string that breaks it is refused as natively.
   const short = t.array(t.object({ id: t.uint32(), tags: t.array(t.string({ maxLength: 4 })) }));
   agree(short, {}, (c) => c.decode(bytes), { code: 'ERR_SHORN_INVALID' });
