@@ -7,6 +7,7 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { t, compile, ShornError } = require('..');
 const { varint, concatBytes } = require('./helpers');
+const { leastBudget, seeded } = require('../scripts/fuzz-common');
 
 const JS_MODES = [
   { backend: 'js', codegen: false },
@@ -36,16 +37,7 @@ function agree(schema, options, run, expected) {
 }
 
 // The least `maxDecodedBytes` under which the native back end decodes `bytes`.
-function nativeEdge(schema, bytes) {
-  let lo = 0;
-  let hi = 1 << 30;
-  while (hi - lo > 1) {
-    const mid = lo + Math.floor((hi - lo) / 2);
-    if ('code' in outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes))) lo = mid;
-    else hi = mid;
-  }
-  return hi;
-}
+const nativeEdge = (schema, bytes) => leastBudget((maxDecodedBytes) => !('code' in outcome(() => compile(schema, { maxDecodedBytes }).decode(bytes))));
 
 test('a byte array or typed array over the budget is charged at its first byte, after its length', () => {
   agree(t.bytes(), { maxDecodedBytes: 8 }, (c) => c.decode(concatBytes(varint(15), new Uint8Array(15))), { code: 'ERR_SHORN_LIMIT', offset: 1 });
@@ -473,6 +465,71 @@ test('short strings that repeat in arrays of a large input decode as natively: c
 // of its class and memory, as the native back end's does: every kind of Uint8Array, shared
 // memory among them, gives the native value or error, text that TextDecoder must judge (a
 // U+FFFD of its own, bytes that are not UTF-8) included.
+test("the text of a small message's fields, made in one string once the message is read, is each field's own", () => {
+  // The object's own strings take their text once the message is read (lib/closures.js,
+  // `smallTextLater`); the constrained one, those in an array and in a nested object
+  // (with an optional field) take theirs at once; all in one message, among each other.
+  const schema = t.object({
+    a: t.string(),
+    b: t.string({ maxLength: 40 }),
+    c: t.array(t.string()),
+    e: t.object({ f: t.string(), d: t.optional(t.string()) }),
+    g: t.string(),
+  });
+  // Text of 25-29 bytes: not ASCII from its first bytes; then others (empty, short,
+  // ASCII first, Latin-1).
+  const wide = ['Программистка и', '数学者、詩人の娘。', 'Zoë Łukasz 李小龍 🚀', '🚀🌍 ✓ Ünïcødé ßü'];
+  const other = ['', 'ascii', 'eight ascii bytes, é 李', 'Né à Besançon, à Genève', 'Zoë'];
+  const pick = (k) => (k % 3 === 0 ? other[k % other.length] : wide[k % wide.length]);
+  const values = [];
+  for (let k = 0; k < 24; k++) {
+    const v = { a: pick(k), b: pick(k + 1), c: [pick(k + 2), pick(k + 3)], e: { f: pick(k + 5) }, g: pick(k + 7) };
+    if (k % 2 === 0) v.e.d = pick(k + 4);
+    values.push(v);
+  }
+  const js = compile(schema, { backend: 'js' });
+  // That the text was left for one string (where code is generated), counted.
+  const { LATER } = require('../lib/closures');
+  const text = LATER.text;
+  let made = 0;
+  LATER.text = () => {
+    made++;
+    return text();
+  };
+  for (const value of values) {
+    const bytes = compile(schema).encode(value);
+    assert.ok(bytes.length <= 255, `a small message (${bytes.length} bytes)`);
+    assert.deepStrictEqual(js.decode(bytes), value);
+    // Its last byte made not UTF-8 (`g`'s text, the last the read takes): the read is
+    // given up after the other fields' text was left, and the next message is read whole.
+    const bad = Uint8Array.from(bytes);
+    bad[bad.length - 1] = 0xff;
+    agree(schema, {}, (c) => c.decode(bad), {});
+    agree(schema, {}, (c) => [c.decode(bytes), c.decode(bytes.subarray(0, bytes.length - 1))], {});
+    assert.deepStrictEqual(js.decode(bytes), value);
+  }
+  // Eight fields of one message, each with text of over 24 bytes.
+  const flat = t.object(Object.fromEntries(Array.from({ length: 8 }, (_, k) => [`s${k}`, t.string()])));
+  const value = Object.fromEntries(Array.from({ length: 8 }, (_, k) => [`s${k}`, wide[k % wide.length]]));
+  const bytes = compile(flat).encode(value);
+  assert.ok(bytes.length <= 255);
+  assert.deepStrictEqual(compile(flat, { backend: 'js' }).decode(bytes), value);
+  // Random messages of such text, some changed: each decoded on one codec of each back
+  // end, in turn, as natively.
+  const { below, pick: one } = seeded(39);
+  const codecs = [compile(schema), ...JS_MODES.map((mode) => compile(schema, mode))];
+  for (let k = 0; k < 400; k++) {
+    const v = { a: one(wide.concat(other)), b: one(other), c: [one(wide)], e: { f: one(wide) }, g: one(wide.concat(other)) };
+    if (below(2) === 0) v.e.d = one(other);
+    const m = Uint8Array.from(codecs[0].encode(v));
+    for (let j = below(3); j > 0; j--) m[below(m.length)] = below(256);
+    const [native, ...js] = codecs.map((c) => outcome(() => c.decode(m)));
+    for (const r of js) assert.deepStrictEqual(r, native, `message ${k}`);
+  }
+  LATER.text = text;
+  if (js.generated) assert.ok(made > values.length, `text left for one string in ${made} messages`);
+});
+
 test('small messages in any kind of Uint8Array, shared memory among them, decode as natively on the JS back end', () => {
   const schema = t.object({ id: t.uint32(), name: t.string(), bio: t.string(), ok: t.bool() });
   const values = [

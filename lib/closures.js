@@ -86,6 +86,10 @@ class In {
     this.heap = 0;
     this.units = 0;
     this.wide = false;
+    // Where `unitsUtf8` puts its units in the scratch, and whether it leaves them there
+    // (`smallTextLater`); 0 and false but in `smallTextLater`.
+    this.at = 0;
+    this.later = false;
     this.maxString = limits.maxStringBytes;
     this.maxBytes = limits.maxBytesLength;
     this.maxArray = limits.maxArrayLength;
@@ -302,7 +306,7 @@ class In {
     const b = this.b;
     // Text of which the first 8 bytes are ASCII is left to V8, whose decode of ASCII is
     // the faster (github_events' URLs).
-    if (unitsText !== null && end - p >= 8 && end - p <= unitsText.max && ((b[p] | b[p + 1] | b[p + 2] | b[p + 3] | b[p + 4] | b[p + 5] | b[p + 6] | b[p + 7]) & 0x80) !== 0) {
+    if (unitsText !== null && end - p >= 8 && end - p <= unitsText.max - this.at && ((b[p] | b[p + 1] | b[p + 2] | b[p + 3] | b[p + 4] | b[p + 5] | b[p + 6] | b[p + 7]) & 0x80) !== 0) {
       const s = this.unitsUtf8(p, end);
       if (s !== null) return s;
     }
@@ -320,11 +324,13 @@ class In {
   }
 
   /**
-   * Input bytes `p` to `end` (at most `unitsText.max`) as a string, decoded in JS into a
-   * scratch Buffer and made a string by one copy (host.unitsText: in Node, ~2x V8's own
-   * decode of non-ASCII UTF-8): one byte a char while the chars fit one (Latin-1 text),
-   * then UTF-16 units from the first that does not. Only well-formed UTF-8, as
-   * `shortUtf8` takes it; null for anything else, which `decodeUtf8` refuses.
+   * Input bytes `p` to `end` (at most `unitsText.max` less `at`) as a string, decoded in
+   * JS into a scratch Buffer and made a string by one copy (host.unitsText: in Node, ~2x
+   * V8's own decode of non-ASCII UTF-8): one byte a char while the chars fit one (Latin-1
+   * text), then UTF-16 units, from `at`, from the first that does not. Only well-formed
+   * UTF-8, as `shortUtf8` takes it; null for anything else, which `decodeUtf8` refuses.
+   * Where `later` is set (`smallTextLater`), UTF-16 units are left in the scratch for one
+   * copy of them all, `at` moves past them, and the string returned is ''.
    */
   unitsUtf8(p, end) {
     const b = this.b;
@@ -346,7 +352,9 @@ class In {
     if (k === end) return unitsText.bytes(n);
     // A char past U+00FF (or bytes that are not UTF-8): two bytes a char from here.
     const U = unitsText.U16;
-    for (let q = 0; q < n; q++) U[q] = B[q];
+    const at = this.at;
+    for (let q = 0; q < n; q++) U[at + q] = B[q];
+    n += at;
     while (k < end) {
       const c = b[k];
       if (c < 0x80) {
@@ -387,7 +395,11 @@ class In {
       k += 4;
     }
     this.wide = true;
-    return unitsText.units(n);
+    if (this.later) {
+      this.at = n;
+      return '';
+    }
+    return unitsText.units(at, n);
   }
 }
 
@@ -518,6 +530,52 @@ function smallText(b, p, n) {
   }
   r.b = NO_BYTES;
   return s;
+}
+
+// The same for a string that is a field of the message's object (lib/small.js, `string`),
+// where its text is longer than `shortUtf8` takes and JS decodes it into UTF-16 units
+// (`In#unitsUtf8`): the units stay in the scratch, after those of the message's other
+// such strings, and the read gets a number, which `LATER.take` turns into the string once
+// the message is read. Then one `ucs2Slice` call (~80 ns, the most of what a string of
+// unicodePerson cost) makes all of them, and each field is a slice of it: the native back
+// end's way (lib/runtime.js, `areaText`). Where the text is anything else, its string,
+// or null, as `smallText` gives.
+const LATER_MAX = 16;
+const LATER = {
+  // Strings left in the scratch this message, and where each ends there (`ends[0]`: 0).
+  n: 0,
+  ends: new Int32Array(LATER_MAX + 1),
+  /** Forgets what a read given up left. */
+  reset() {
+    LATER.n = 0;
+    SCRATCH_IN.at = 0;
+  },
+  /** The string of every unit left in the scratch this message (then none are left). */
+  text() {
+    const s = unitsText.units(0, SCRATCH_IN.at);
+    LATER.reset();
+    return s;
+  },
+  /** String `k` of `text`. */
+  take: (text, k) => text.slice(LATER.ends[k - 1], LATER.ends[k]),
+};
+function smallTextLater(b, p, n) {
+  if (n <= 24 || LATER.n === LATER_MAX) return smallText(b, p, n);
+  const r = SCRATCH_IN;
+  const at = r.at;
+  r.b = b;
+  r.later = true;
+  let s = null;
+  try {
+    s = r.decodeUtf8(p, p + n);
+  } catch (e) {
+    if (e !== FAULT) throw e;
+  }
+  r.later = false;
+  r.b = NO_BYTES;
+  if (r.at === at) return s;
+  LATER.ends[++LATER.n] = r.at;
+  return LATER.n;
 }
 
 // ---- encode ---------------------------------------------------------------------------
@@ -1413,4 +1471,4 @@ function readJson(r, depth) {
   throw FAULT;
 }
 
-module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex, smallText };
+module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex, smallText, smallTextLater, LATER };

@@ -538,12 +538,19 @@ class Generator {
     this.fast = [];
     this.fastCost = 0;
     this.fastFunctions = [];
-    const result = this.read(this.op(d));
+    const root = this.op(d);
+    // On the JS back end (`limits.later`, lib/closures.js `smallTextLater`), the strings
+    // of the message's object whose text is left in the scratch (numbers until `laterText`).
+    this.laterRoot = this.limits.later === undefined ? null : root;
+    this.laterField = null;
+    this.laterVars = [];
+    const result = this.read(root);
     const body = this.fast;
     this.fast = null;
     // Twice the estimate (docs/FORMAT.md, "The decode budget", counts less for these
     // values) within maxDecodedBytes: then the native decode never stops at the budget.
     if (result === null || this.fastCost * 2 > this.limits.budget || tooLarge(body)) return '';
+    const later = this.laterText();
     // A read given up late costs a message most of a JS read on top of the native decode
     // (~1.2x the time, for a schema whose last string is long or not ASCII); so after one
     // is given up, the next 1, 2, 4, ... 64 (while they keep being given up) skip it.
@@ -554,9 +561,11 @@ class Generator {
         ${body.join('\n        ')}
         if (o$ === n$) {
           if (backoff$ !== 1) backoff$ = 1;
+          ${later.text}
           return ${result};
         }
       }
+      ${later.reset}
       skip$ = backoff$;
       if (backoff$ < 64) backoff$ *= 2;
     } else skip$--;
@@ -766,6 +775,20 @@ class Generator {
   writeVarint(x) {
     const w = this.fresh('w');
     this.wr.push(`let ${w} = ${x};`, `while (${w} > 127) { U[o++] = (${w} & 127) | 128; ${w} >>>= 7; }`, `U[o++] = ${w};`);
+  }
+
+  /**
+   * The statements that forget, where the JS read of a small message (`fastTake`) is
+   * given up, what it left in the scratch (`reset`), and that make, once it is read, the strings
+   * whose text it left there (`text`: `laterVars`, lib/closures.js `smallTextLater`): one
+   * string of it all, and a slice of it each.
+   */
+  laterText() {
+    if (this.laterVars.length === 0) return { reset: '', text: '' };
+    const L = this.constant(this.limits.later.L);
+    const left = this.laterVars.map((s) => `typeof ${s} === 'number'`);
+    const take = this.laterVars.map((s, k) => `if (${left[k]}) ${s} = ${L}.take(t$, ${s});`);
+    return { reset: `if (${L}.n !== 0) ${L}.reset();`, text: `if (${left.join(' || ')}) { const t$ = ${L}.text(); ${take.join(' ')} }` };
   }
 
   /**

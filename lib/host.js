@@ -46,8 +46,8 @@ function nodeUtf8Slice() {
 // scratch Buffer, by Buffer#ucs2Slice (#latin1Slice): one copy. Node 20's V8 makes a
 // string from non-ASCII UTF-8 at ~4 ns a byte (unicodePerson's two strings, 175 bytes:
 // ~700 ns by Buffer#utf8Slice, ~780 by TextDecoder); a JS loop that checks and decodes
-// them into the scratch, and the two copies, take ~350 ns. `units(n)`: the first `n`
-// units of `U16` as a string; `bytes(n)`: the first `n` bytes of `U8`. Only where a probe
+// them into the scratch, and the two copies, take ~350 ns. `units(from, to)`: units
+// `from` to `to` of `U16` as a string; `bytes(n)`: the first `n` bytes of `U8`. Only where a probe
 // at load finds it so (ucs2Slice reads little-endian units: a big-endian host fails the
 // probe), else null.
 const UNITS_MAX = 4096;
@@ -73,7 +73,7 @@ function nodeUnitsText() {
     max: UNITS_MAX,
     U16,
     U8: new Uint8Array(bytes.buffer, bytes.byteOffset, UNITS_MAX),
-    units: (n) => ucs2.call(buffer, 0, 2 * n),
+    units: (from, to) => ucs2.call(buffer, 2 * from, 2 * to),
     bytes: (n) => latin1.call(bytes, 0, n),
   };
 }

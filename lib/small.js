@@ -173,7 +173,12 @@ const READ = {
     const s = g.fresh('r');
     g.fast.push(`if (${n} > n$ - o$) break fast;`);
     if (anyText) {
-      g.fast.push(`let ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null && (${s} = ${g.constant(g.limits.text)}(bytes, o$, ${n})) === null) break fast;`);
+      // A field of the message's object whose text is left for one copy with the others
+      // (`laterText`): a number until then.
+      const later = g.laterField === op && !string.constrained(op.d);
+      const text = g.constant(later ? g.limits.later.text : g.limits.text);
+      g.fast.push(`let ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null && (${s} = ${text}(bytes, o$, ${n})) === null) break fast;`);
+      if (later) g.laterVars.push(s);
     } else g.fast.push(`const ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null) break fast;`);
     g.fast.push(`o$ += ${n};`);
     if (string.constrained(op.d)) g.fast.push(`if (!(${string.emitSatisfies(g, op.d, s)})) break fast;`);
@@ -222,10 +227,15 @@ const READ = {
   // assignments.
   object(g, op) {
     const values = [];
+    // The message's own object, when it is all literal: its strings' text may be made
+    // once it is read (`laterText`).
+    const top = g.laterRoot === op && op.fields.every((f) => f.kind !== 'optional');
     for (const f of op.fields) {
       const field = g.op(f.d);
       if (f.kind !== 'optional') {
+        if (top) g.laterField = field;
         const value = g.read(field);
+        g.laterField = null;
         if (value === null) return null;
         values.push({ f, value });
         continue;

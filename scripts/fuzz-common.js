@@ -1,6 +1,7 @@
 'use strict';
 // What the JS fuzz scripts share (scripts/fuzz.js, fuzz-readers.js, fuzz-large.js): their
-// command line's options, and a seeded PRNG (mulberry32: the same seed, the same run).
+// command line's options, a seeded PRNG (mulberry32: the same seed, the same run), and the
+// search for a decode's budget edge (which __test__/js-backend.test.js uses too).
 
 /** `option(name, fallback)` over `argv`: the value after `name`, or `fallback`. */
 function options(argv) {
@@ -27,4 +28,19 @@ function seeded(seed) {
   return { random, below, chance: (p) => random() < p, pick: (list) => list[below(list.length)] };
 }
 
-module.exports = { options, seeded };
+/**
+ * The least budget (1 to 2^30) at which `decodes(budget)` holds, where it holds for every
+ * budget from some point up (a decode under `maxDecodedBytes`), by binary search.
+ */
+function leastBudget(decodes) {
+  let lo = 0;
+  let hi = 1 << 30;
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (decodes(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+module.exports = { options, seeded, leastBudget };

@@ -22,7 +22,7 @@
 
 const { isDeepStrictEqual } = require('node:util');
 const { t, compile, ShornError } = require('..');
-const { options, seeded } = require('./fuzz-common');
+const { options, seeded, leastBudget } = require('./fuzz-common');
 
 const argv = process.argv.slice(2);
 const option = options(argv);
@@ -126,16 +126,7 @@ function decodeAgrees(run, what, schema, options, bytes) {
 }
 
 // The least `maxDecodedBytes` the native decode of `bytes` takes.
-function edgeOf(schema, bytes) {
-  let lo = 0;
-  let hi = 1 << 30;
-  while (hi - lo > 1) {
-    const mid = lo + Math.floor((hi - lo) / 2);
-    if ('code' in outcome(() => compile(schema, { maxDecodedBytes: mid }).decode(bytes))) lo = mid;
-    else hi = mid;
-  }
-  return hi;
-}
+const edgeOf = (schema, bytes) => leastBudget((maxDecodedBytes) => !('code' in outcome(() => compile(schema, { maxDecodedBytes }).decode(bytes))));
 
 for (let run = 0; run < RUNS; run++) {
   const [name, schema, make] = schemaOf();
