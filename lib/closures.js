@@ -374,10 +374,9 @@ class In {
         if (k + 2 >= end) return null;
         const c1 = b[k + 1] ^ 0x80;
         const c2 = b[k + 2] ^ 0x80;
-        if ((c1 | c2) > 0x3f) return null;
         const u = ((c & 0x0f) << 12) | (c1 << 6) | c2;
-        // Overlong, or a surrogate.
-        if (u < 0x800 || (u >= 0xd800 && u <= 0xdfff)) return null;
+        // Not a continuation byte; overlong; a surrogate.
+        if ((c1 | c2) > 0x3f || u < 0x800 || (u & 0xf800) === 0xd800) return null;
         U[n++] = u;
         k += 3;
         continue;
@@ -390,8 +389,9 @@ class In {
       const u = (((c & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3) - 0x10000;
       // Overlong, or past U+10FFFF.
       if (u < 0 || u > 0xfffff) return null;
-      U[n++] = 0xd800 | (u >> 10);
-      U[n++] = 0xdc00 | (u & 0x3ff);
+      U[n] = 0xd800 | (u >> 10);
+      U[n + 1] = 0xdc00 | (u & 0x3ff);
+      n += 2;
       k += 4;
     }
     this.wide = true;
