@@ -318,10 +318,10 @@ test('text of over 24 bytes whose first 8 bytes are not all ASCII, decoded in JS
   }
 });
 
-// The JS read of small messages on this back end takes text of any kind (lib/closures.js,
-// `smallText`), not only ASCII of up to 16 bytes: every length across 16 and 24 bytes,
-// Latin-1, wide and 4-byte chars, each string's bytes overwritten with what is not UTF-8,
-// and budgets about the estimate of two bytes a unit.
+// The JS read of small messages on this back end takes text of any kind
+// (lib/small-text.js, `smallText`), not only ASCII of up to 16 bytes: every length across
+// 16 and 24 bytes, Latin-1, wide and 4-byte chars, each string's bytes overwritten with
+// what is not UTF-8, and budgets about the estimate of two bytes a unit.
 test('small messages with text of every kind, read in JS on the JS back end: values and errors as natively', () => {
   const schema = t.object({ id: t.uint32(), name: t.string(), bio: t.string(), tag: t.optional(t.string({ maxLength: 20 })) });
   const texts = ['', 'a'.repeat(16), 'a'.repeat(17), 'a'.repeat(25), 'é'.repeat(8), 'é'.repeat(12), 'é'.repeat(13), 'Zoë Łukasz 李小龍 🚀 Ñuño', 'Программистка — 数学者 🚀🌍', 'ÿ'.repeat(100), '李'.repeat(70)];
@@ -466,9 +466,10 @@ test('short strings that repeat in arrays of a large input decode as natively: c
 // memory among them, gives the native value or error, text that TextDecoder must judge (a
 // U+FFFD of its own, bytes that are not UTF-8) included.
 test("the text of a small message's fields, made in one string once the message is read, is each field's own", () => {
-  // The object's own strings take their text once the message is read (lib/closures.js,
-  // `smallTextLater`); the constrained one, those in an array and in a nested object
-  // (with an optional field) take theirs at once; all in one message, among each other.
+  // The object's own strings take their text once the message is read
+  // (lib/small-text.js, `smallTextLater`); the constrained one, those in an array and in
+  // a nested object (with an optional field) take theirs at once; all in one message,
+  // among each other.
   const schema = t.object({
     a: t.string(),
     b: t.string({ maxLength: 40 }),
@@ -489,7 +490,7 @@ test("the text of a small message's fields, made in one string once the message 
   }
   const js = compile(schema, { backend: 'js' });
   // That the text was left for one string (where code is generated), counted.
-  const { LATER } = require('../lib/closures');
+  const { LATER } = require('../lib/small-text');
   const text = LATER.text;
   let made = 0;
   LATER.text = () => {

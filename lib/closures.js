@@ -87,7 +87,7 @@ class In {
     this.units = 0;
     this.wide = false;
     // Where `unitsUtf8` puts its units in the scratch, and whether it leaves them there
-    // (`smallTextLater`); 0 and false but in `smallTextLater`.
+    // (lib/small-text.js, `smallTextLater`); 0 and false but there.
     this.at = 0;
     this.later = false;
     this.maxString = limits.maxStringBytes;
@@ -329,7 +329,7 @@ class In {
    * V8's own decode of non-ASCII UTF-8): one byte a char while the chars fit one (Latin-1
    * text), then UTF-16 units, from `at`, from the first that does not. Only well-formed
    * UTF-8, as `shortUtf8` takes it; null for anything else, which `decodeUtf8` refuses.
-   * Where `later` is set (`smallTextLater`), UTF-16 units are left in the scratch for one
+   * Where `later` is set (lib/small-text.js), UTF-16 units are left in the scratch for one
    * copy of them all, `at` moves past them, and the string returned is ''.
    */
   unitsUtf8(p, end) {
@@ -510,72 +510,6 @@ function keptStrings() {
     r.units += len;
     return s;
   };
-}
-
-// The text of a small message's string for the JS read of small messages on this back
-// end (lib/small.js, `string`, where code is generated), where it is not ASCII of up to
-// 16 bytes (`rt.asciiText`): `n` bytes of `b` from `p` as a string, decoded as `In`
-// decodes text, or null where they are not well-formed UTF-8 (the closures then read the
-// message, and report it). Without it that read gave up on such a string, and the
-// closures read the message from its start.
-const SCRATCH_IN = new In({ maxStringBytes: -1, maxBytesLength: -1, maxArrayLength: -1, maxDepth: 1 }, Infinity);
-function smallText(b, p, n) {
-  const r = SCRATCH_IN;
-  r.b = b;
-  let s = null;
-  try {
-    s = n <= 24 ? r.shortUtf8(p, p + n) : r.decodeUtf8(p, p + n);
-  } catch (e) {
-    if (e !== FAULT) throw e;
-  }
-  r.b = NO_BYTES;
-  return s;
-}
-
-// The same for a string that is a field of the message's object (lib/small.js, `string`),
-// where its text is longer than `shortUtf8` takes and JS decodes it into UTF-16 units
-// (`In#unitsUtf8`): the units stay in the scratch, after those of the message's other
-// such strings, and the read gets a number, which `LATER.take` turns into the string once
-// the message is read. Then one `ucs2Slice` call (~80 ns, the most of what a string of
-// unicodePerson cost) makes all of them, and each field is a slice of it: the native back
-// end's way (lib/runtime.js, `areaText`). Where the text is anything else, its string,
-// or null, as `smallText` gives.
-const LATER_MAX = 16;
-const LATER = {
-  // Strings left in the scratch this message, and where each ends there (`ends[0]`: 0).
-  n: 0,
-  ends: new Int32Array(LATER_MAX + 1),
-  /** Forgets what a read given up left. */
-  reset() {
-    LATER.n = 0;
-    SCRATCH_IN.at = 0;
-  },
-  /** The string of every unit left in the scratch this message (then none are left). */
-  text() {
-    const s = unitsText.units(0, SCRATCH_IN.at);
-    LATER.reset();
-    return s;
-  },
-  /** String `k` of `text`. */
-  take: (text, k) => text.slice(LATER.ends[k - 1], LATER.ends[k]),
-};
-function smallTextLater(b, p, n) {
-  if (n <= 24 || LATER.n === LATER_MAX) return smallText(b, p, n);
-  const r = SCRATCH_IN;
-  const at = r.at;
-  r.b = b;
-  r.later = true;
-  let s = null;
-  try {
-    s = r.decodeUtf8(p, p + n);
-  } catch (e) {
-    if (e !== FAULT) throw e;
-  }
-  r.later = false;
-  r.b = NO_BYTES;
-  if (r.at === at) return s;
-  LATER.ends[++LATER.n] = r.at;
-  return LATER.n;
 }
 
 // ---- encode ---------------------------------------------------------------------------
@@ -1471,4 +1405,4 @@ function readJson(r, depth) {
   throw FAULT;
 }
 
-module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex, smallText, smallTextLater, LATER };
+module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex };

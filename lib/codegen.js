@@ -13,6 +13,7 @@ const { MAX_FUNCTION_NODES } = require('./walk');
 const { lowering } = require('./lower');
 const { sizesOf } = require('./inspect');
 const small = require('./small');
+const { LATER } = require('./small-text');
 const { TAKE } = require('./take');
 const { PUT, PUT_ITEMS } = require('./put');
 
@@ -539,9 +540,9 @@ class Generator {
     this.fastCost = 0;
     this.fastFunctions = [];
     const root = this.op(d);
-    // On the JS back end (`limits.later`, lib/closures.js `smallTextLater`), the strings
+    // On the JS back end (`limits.anyText`, lib/small-text.js `smallTextLater`), the strings
     // of the message's object whose text is left in the scratch (numbers until `laterText`).
-    this.laterRoot = this.limits.later === undefined ? null : root;
+    this.laterRoot = this.limits.anyText === true ? root : null;
     this.laterField = null;
     this.laterVars = [];
     const result = this.read(root);
@@ -780,12 +781,12 @@ class Generator {
   /**
    * The statements that forget, where the JS read of a small message (`fastTake`) is
    * given up, what it left in the scratch (`reset`), and that make, once it is read, the strings
-   * whose text it left there (`text`: `laterVars`, lib/closures.js `smallTextLater`): one
+   * whose text it left there (`text`: `laterVars`, lib/small-text.js `smallTextLater`): one
    * string of it all, and a slice of it each.
    */
   laterText() {
     if (this.laterVars.length === 0) return { reset: '', text: '' };
-    const L = this.constant(this.limits.later.L);
+    const L = this.constant(LATER);
     const left = this.laterVars.map((s) => `typeof ${s} === 'number'`);
     const take = this.laterVars.map((s, k) => `if (${left[k]}) ${s} = ${L}.take(t$, ${s});`);
     return { reset: `if (${L}.n !== 0) ${L}.reset();`, text: `if (${left.join(' || ')}) { const t$ = ${L}.text(); ${take.join(' ')} }` };
@@ -1178,9 +1179,9 @@ function build(descriptor, info, nat, G, overrides = null, limits = DEFAULT_LIMI
  * returns `SMALL_NONE` and encode null (encodeInto -1) where the JS read or write gives
  * up, and the caller decodes or encodes the message the JS back end's way, which alone
  * reports errors. Null when the schema has neither (a type without one). `L`: the
- * lowering to generate over (the JS back end's own), else one made here. `limits.text`:
- * the JS back end's reader of text that is not short ASCII (lib/closures.js,
- * `smallText`), which the JS read then takes rather than give up on.
+ * lowering to generate over (the JS back end's own), else one made here.
+ * `limits.anyText`: text that is not short ASCII is read by the JS back end's reader of
+ * it (lib/small-text.js), which the JS read then takes rather than give up on.
  */
 const SMALL_NONE = Object.freeze({ none: true });
 function buildSmall(descriptor, info, G, limits = DEFAULT_LIMITS, L = null) {

@@ -302,7 +302,7 @@ function build(descriptor, m, settings, output, generate, info) {
   // code generator: `#codegen`.)
   const small =
     generate && fast !== null && typeof codegen.buildSmall === 'function'
-      ? codegen.buildSmall(descriptor, info, m, { maxStringBytes: settings.limits[0], maxArrayLength: settings.limits[2], budget: settings.budget, text: closures.smallText, later: { text: closures.smallTextLater, L: closures.LATER } }, L)
+      ? codegen.buildSmall(descriptor, info, m, { maxStringBytes: settings.limits[0], maxArrayLength: settings.limits[2], budget: settings.budget, anyText: true }, L)
       : null;
   const SMALL_NONE = codegen.SMALL_NONE;
 

@@ -22,6 +22,7 @@ const float = require('./types/float');
 const string = require('./types/string');
 const { readField, literalKey, assignField, isObjectJs } = require('./types/object');
 const { tagSwitch, CHAIN_MAX } = require('./types/union');
+const { smallText, smallTextLater } = require('./small-text');
 
 // ---- integers --------------------------------------------------------------------------
 
@@ -161,13 +162,13 @@ const READ = {
   // An ASCII string of up to 16 characters (`rt.asciiText`); other text gives up the JS
   // read. A constrained one is checked as `emitTest` checks it (its lengths, pattern and
   // format, as encode checks them); one that breaks them gives up the JS read too, and the
-  // native decode reports it. On the JS back end (`g.limits.text`, lib/closures.js
+  // native decode reports it. On the JS back end (`g.limits.anyText`, lib/small-text.js
   // `smallText`), any well-formed text of the message, whose estimate (two bytes a UTF-16
   // unit, at most SET_INPUT of them) is counted in.
   string(g, op) {
     const max = g.limits.maxStringBytes;
     if (max >= 0 && max < rt.SET_INPUT) return null;
-    const anyText = g.limits.text !== undefined;
+    const anyText = g.limits.anyText === true;
     g.fastCost += anyText ? 64 + 2 * rt.SET_INPUT : 64;
     const n = g.readVarint();
     const s = g.fresh('r');
@@ -176,7 +177,7 @@ const READ = {
       // A field of the message's object whose text is left for one copy with the others
       // (`laterText`): a number until then.
       const later = g.laterField === op && !string.constrained(op.d);
-      const text = g.constant(later ? g.limits.later.text : g.limits.text);
+      const text = g.constant(later ? smallTextLater : smallText);
       g.fast.push(`let ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null && (${s} = ${text}(bytes, o$, ${n})) === null) break fast;`);
       if (later) g.laterVars.push(s);
     } else g.fast.push(`const ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null) break fast;`);
