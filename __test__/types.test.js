@@ -702,8 +702,8 @@ describe('large schemas (generated as a function per object shape)', () => {
 describe('tuples decode to packed arrays', () => {
   // lib/types/tuple.js builds tuples of two items or more with `Array(a, b, ...)`, a call
   // (no allocation site for V8 to pretenure or to deoptimize on); the arrays must still be
-  // packed, as the literal `[a, b]` and JSON.parse make them, in both marshallers, small
-  // and large.
+  // packed, as the literal `[a, b]` and JSON.parse make them, in both marshallers and on
+  // the JS back end (lib/closures.js, which calls Array too), small and large.
   test('generated decode calls Array for them, and constructs none', () => {
     // `new Array(a, b)` records construct feedback with an allocation site, as a literal
     // does: canada decode fell to ~150 ops/s in some processes with it (docs/DESIGN.md).
@@ -715,6 +715,31 @@ describe('tuples decode to packed arrays', () => {
       assert.deepEqual(codec.decode(codec.encode([[...Array(n).keys()]])), [[...Array(n).keys()]]);
     }
   });
+  test("the JS back end's generated closures call Array for them too", () => {
+    // lib/closures.js, tupleReader: a literal's site pretenured left canada decode at
+    // ~300 ops/s in half the benchmark processes, against ~1,600 (docs/DESIGN.md).
+    const sources = [];
+    const Real = globalThis.Function;
+    globalThis.Function = function Recording(...args) {
+      sources.push(String(args[args.length - 1]));
+      return Real(...args);
+    };
+    let codecs;
+    try {
+      codecs = [1, 2, 3].map((n) => shorn.compile(t.array(t.tuple(Array.from({ length: n }, () => t.float64()))), { backend: 'js', codegen: true }));
+    } finally {
+      globalThis.Function = Real;
+    }
+    const readers = sources.filter((source) => source.includes('function readTuple'));
+    assert.equal(readers.length, 3);
+    assert.match(readers[0], /return \[t0\(r\)\];/);
+    assert.match(readers[1], /return NewArray\(t0\(r\), t1\(r\)\);/);
+    assert.match(readers[2], /return NewArray\(t0\(r\), t1\(r\), t2\(r\)\);/);
+    codecs.forEach((codec, k) => {
+      const value = [Array.from({ length: k + 1 }, (_, j) => j + 0.5)];
+      assert.deepEqual(codec.decode(codec.encode(value)), value);
+    });
+  });
   test('of every length, in small and large messages', () => {
     const result = runIsolated(
       `
@@ -723,8 +748,9 @@ describe('tuples decode to packed arrays', () => {
         const floats = t.tuple(Array.from({ length: n }, () => t.float64()));
         const mixed = t.tuple(Array.from({ length: n }, (_, k) => (k % 2 ? t.string() : t.uint8())));
         for (const [item, v] of [[floats, (k) => Array.from({ length: n }, (_, j) => k + j / 2)], [mixed, (k) => Array.from({ length: n }, (_, j) => (j % 2 ? 's' + k : j))]]) {
-          for (const mode of ['generated', 'generic']) {
-            const codec = compile(t.array(item), mode === 'generic' ? { codegen: false } : {});
+          for (const mode of ['generated', 'generic', 'js', 'js closures']) {
+            const options = { generated: {}, generic: { codegen: false }, js: { backend: 'js' }, 'js closures': { backend: 'js', codegen: false } }[mode];
+            const codec = compile(t.array(item), options);
             for (const count of [1, 3000]) {
               const value = Array.from({ length: count }, (_, k) => v(k));
               const back = codec.decode(codec.encode(value));
@@ -737,7 +763,7 @@ describe('tuples decode to packed arrays', () => {
     `,
       ['--allow-natives-syntax'],
     );
-    assert.equal(result.length, 32);
+    assert.equal(result.length, 64);
     for (const row of result) assert.deepEqual(row.slice(3), [true, true], String(row));
   });
 });
