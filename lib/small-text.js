@@ -57,16 +57,9 @@ function smallTextLater(b, p, n) {
   if (n <= 24 || LATER.n === LATER_MAX) return smallText(b, p, n);
   const r = SCRATCH_IN;
   const at = r.at;
-  r.b = b;
   r.later = true;
-  let s = null;
-  try {
-    s = r.decodeUtf8(p, p + n);
-  } catch (e) {
-    if (e !== FAULT) throw e;
-  }
+  const s = smallText(b, p, n);
   r.later = false;
-  r.b = NO_BYTES;
   if (r.at === at) return s;
   LATER.ends[++LATER.n] = r.at;
   return LATER.n;
