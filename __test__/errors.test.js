@@ -566,7 +566,7 @@ describe('schema errors', () => {
   };
   const circular = { type: 'array' };
   circular.items = circular;
-  // index.js walks the descriptor for uncalled builders (findFunction) before
+  // lib/compile.js walks the descriptor for uncalled builders (findFunction) before
   // JSON.stringify, with no depth limit, so these overflow the stack with a RangeError.
   const overflows = (() => {
     try {
@@ -577,7 +577,7 @@ describe('schema errors', () => {
     return false;
   })();
   const RAW_STACK_OVERFLOW = overflows
-    ? { todo: 'bug: a circular or very deep descriptor throws a RangeError (stack overflow in index.js findFunction), not ERR_SHORN_SCHEMA' }
+    ? { todo: 'bug: a circular or very deep descriptor throws a RangeError (stack overflow in lib/compile.js findFunction), not ERR_SHORN_SCHEMA' }
     : {};
 
   const cases = [

@@ -32,7 +32,7 @@ const CHECKSUM_BYTES = 4;
 // bytes of heap (a byte array, Map or typed array is 208-216 bytes in the decode budget's
 // estimate, plus the result's 8-byte slot); 25,000,000 frames of `01 00` (50 MB) under
 // t.bytes() took 5 GB and aborted the process (issue 37 #3). So a batch gets the default
-// budget of one message (index.js, DEFAULT_MAX_DECODED_BYTES: 256 MiB, or an eighth of
+// budget of one message (lib/compile.js, DEFAULT_MAX_DECODED_BYTES: 256 MiB, or an eighth of
 // V8's heap limit where that is less) at 256 bytes a frame: 1,048,576 frames on a heap
 // of 2 GiB or more.
 const FRAME_COST = 256;

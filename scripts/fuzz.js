@@ -1387,7 +1387,7 @@ const framing = require('../lib/framing');
 const { crc32c } = require('../lib/crc32c');
 const v8 = require('node:v8');
 const rt = require('../lib/runtime');
-// index.js's default maxDecodedBytes (one message's budget; by default one decodeFrames
+// lib/compile.js's default maxDecodedBytes (one message's budget; by default one decodeFrames
 // call's too).
 const DEFAULT_BUDGET = Math.min(256 * 1024 * 1024, Math.floor(v8.getHeapStatistics().heap_size_limit / 8));
 const FRAMES = TARGET === 'frames';
