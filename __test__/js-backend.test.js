@@ -568,3 +568,19 @@ test('small messages in any kind of Uint8Array, shared memory among them, decode
     for (const kind of kinds) assert.deepStrictEqual(compile(schema, { backend: 'js' }).decode(kind(bytes)), value);
   }
 });
+
+// The browser and worker build's host (package.json "imports", #host) stands in for Node's
+// whole: a member it lacked (`alloc`) made `codec.encodeFrames` throw a TypeError there.
+test("the browser build's host has every member Node's host has, of the same kind", () => {
+  const node = require('../lib/host');
+  const browser = require('../lib/host-browser');
+  for (const [key, value] of Object.entries(node)) {
+    assert.ok(key in browser, `lib/host-browser.js has no ${key}`);
+    // null where the browser has no such thing (Buffer, Node's fast text paths).
+    if (browser[key] !== null) assert.equal(typeof browser[key], typeof value, key);
+  }
+  assert.deepEqual(Object.keys(browser).sort(), Object.keys(node).sort());
+  const bytes = browser.alloc(5);
+  assert.equal(Object.getPrototypeOf(bytes), Uint8Array.prototype);
+  assert.equal(bytes.length, 5);
+});

@@ -41,6 +41,15 @@ function shift(e) {
   return e;
 }
 
+// `v` big-endian at `at` of `out`, byte by byte: a Buffer in Node, a Uint8Array in a
+// browser or worker build (lib/host-browser.js `alloc`), which has no writeUInt32BE.
+function putUint32(out, at, v) {
+  out[at] = v >>> 24;
+  out[at + 1] = (v >>> 16) & 255;
+  out[at + 2] = (v >>> 8) & 255;
+  out[at + 3] = v & 255;
+}
+
 /**
  * Makes registries; `api` is the package's own exports (compile, Codec), passed in to keep
  * this module free of a require cycle.
@@ -115,8 +124,8 @@ function registries(api) {
       out[0] = MAGIC;
       out[1] = VERSION;
       const [hi, lo] = halves(codec.fingerprint);
-      out.writeUInt32BE(hi, 2);
-      out.writeUInt32BE(lo, 6);
+      putUint32(out, 2, hi);
+      putUint32(out, 6, lo);
       out.set(body, HEADER);
       return out;
     }

@@ -109,6 +109,8 @@ module.exports = {
   heapLimit: () => 2 ** 31,
   sha256Hex,
   Buffer: null,
+  /** A new byte array of `n` bytes: a Uint8Array here (lib/framing.js's frames and buffers). */
+  alloc: (n) => new Uint8Array(n),
   // No Buffer#utf8Write: TextEncoder#encodeInto writes long strings (lib/closures.js).
   utf8Write: null,
   // Nor Buffer#utf8Slice: the fatal TextDecoder reads text of over 24 bytes.

@@ -3,7 +3,8 @@
 // puppeteer-core, which downloads nothing). The packed package is installed into a scratch
 // app and bundled by esbuild with no plugin or configuration (`import { t, compile,
 // ShornError } from 'shorn'`, the package's "browser" field does the rest); the page reads
-// and writes every golden vector and the six corpora, with and without a
+// and writes every golden vector and the six corpora, runs the rest of the API (frames, a
+// reader, a registry, check, safeDecode: `checkApi`), with and without a
 // Content-Security-Policy that forbids eval, and talks to this process over fetch and a
 // WebSocket, both ways, with the native back end on this side: the bytes must be the same.
 // The same page is bundled by webpack 5 and Vite too, and the same package, bundled as for a
@@ -33,10 +34,16 @@ const SIZE_FLOOR = 30 * 1024;
 const Event = t.object({ id: t.uint32(), kind: t.enum(['click', 'view']), name: t.string(), tags: t.array(t.string()), at: t.float64(), meta: t.json() });
 const EVENT = { id: 4000000000, kind: 'view', name: 'Zoë 🚀', tags: ['a', 'bc'], at: 1718031234567.5, meta: { ok: true, n: [1, -2.5, 'x'] } };
 
+// A writer's and a reader's schema (lib/evolve.js), for the rest of the API (`checkApi`).
+const Writer = t.object({ id: t.uint32(), name: t.string(), kind: t.enum(['a', 'b', 'c']), tags: t.array(t.string()), at: t.optional(t.float64()) });
+const Reader = t.object({ id: t.int64(), name: t.string({ maxLength: 5 }), kind: t.enum(['a', 'b', 'c', 'd']), note: t.default(t.string(), 'none'), at: t.optional(t.float64()) });
+
 // What the page and the worker check, in the source of each (both import t, compile and
 // ShornError from 'shorn'): every golden vector written and read, every reject refused
 // with its code, offset and path, and a corpus under a schema and t.json(), its bytes
-// hashed for the native ones to be compared here.
+// hashed for the native ones to be compared here. `checkApi` runs the rest of the API
+// (frames, encodeInto, check, safeDecode, a reader, compatibility, a registry) and
+// returns what each gave, as text; this process runs it on the native back end too.
 const CHECKS = `${GOLDEN_VALUES_SOURCE}
 const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((key) => [key, x[key]])) : x));
 async function sha256(bytes) {
@@ -65,6 +72,53 @@ function checkGolden(golden, out) {
     out.rejects++;
   }
 }
+const WRITER = ${JSON.stringify(Writer)};
+const READER = ${JSON.stringify(Reader)};
+function checkApi({ compile, compatibility, createRegistry, ShornError }) {
+  const show = (v) => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? x + 'n' : x instanceof Uint8Array ? toHex(x) : x));
+  const outcome = (fn) => {
+    try {
+      return show(fn());
+    } catch (e) {
+      if (!(e instanceof ShornError)) throw e;
+      return show({ code: e.code, offset: e.offset, path: e.path, frame: e.frame, message: e.message });
+    }
+  };
+  const w = compile(WRITER);
+  const r = compile(READER);
+  const values = [{ id: 1, name: 'bob', kind: 'c', tags: ['x', 'é'] }, { id: 4000000000, name: 'alice', kind: 'a', tags: [], at: -0.5 }];
+  const bytes = w.encode(values[0]);
+  const frames = w.encodeFrames(values);
+  const checked = w.encodeFrames(values, { checksum: true });
+  const target = new Uint8Array(64).fill(7);
+  const reader = r.reader(w);
+  const registry = createRegistry([WRITER, READER]);
+  const envelope = registry.encode(WRITER, values[0]);
+  return {
+    frames: toHex(frames),
+    checksummed: toHex(checked),
+    framesBack: outcome(() => w.decodeFrames(frames)),
+    checksummedBack: outcome(() => w.decodeFrames(checked, { checksum: true })),
+    badChecksum: outcome(() => w.decodeFrames(checked.map((b, k) => (k === checked.length - 1 ? b ^ 1 : b)), { checksum: true })),
+    cutFrames: outcome(() => w.decodeFrames(frames.subarray(0, frames.length - 1))),
+    encodeInto: outcome(() => [w.encodeInto(values[1], target, 3), target]),
+    encodeIntoSmall: outcome(() => w.encodeInto(values[1], new Uint8Array(4))),
+    check: outcome(() => w.check({ id: -1, name: 5, kind: 'z', tags: 'x' })),
+    checkOk: outcome(() => w.check(values[1])),
+    safeDecode: outcome(() => w.safeDecode(bytes)),
+    safeDecodeCut: outcome(() => w.safeDecode(bytes.subarray(0, 3))),
+    readerDecode: outcome(() => reader.decode(bytes)),
+    readerFrames: outcome(() => reader.decodeFrames(frames)),
+    readerLong: outcome(() => reader.decode(w.encode({ id: 2, name: 'bobbybob', kind: 'a', tags: [] }))),
+    compatible: outcome(() => compatibility(READER, WRITER)),
+    incompatible: outcome(() => compatibility(WRITER, READER)),
+    noReader: outcome(() => w.reader(r)),
+    envelope: toHex(envelope),
+    envelopeBack: outcome(() => registry.decode(envelope)),
+    envelopeAsReader: outcome(() => registry.decode(envelope, READER)),
+    envelopeCut: outcome(() => registry.decode(envelope.subarray(0, 6))),
+  };
+}
 async function checkCorpus(name, schema, text, out) {
   for (const [label, codec] of [['schema', compile(schema)], ['json', compile(t.json())]]) {
     const bytes = codec.encode(JSON.parse(text));
@@ -75,7 +129,7 @@ async function checkCorpus(name, schema, text, out) {
 }`;
 
 // The page: runs in Chromium, reports to window.results.
-const PAGE = `import { t, compile, ShornError, fromZod } from 'shorn';
+const PAGE = `import { t, compile, ShornError, fromZod, compatibility, createRegistry } from 'shorn';
 
 ${CHECKS}
 const Event = ${JSON.stringify(Event)};
@@ -85,6 +139,7 @@ async function run() {
   checkGolden(await (await fetch('/golden.json')).json(), out);
   const schemas = await (await fetch('/schemas.json')).json();
   for (const [name, schema] of Object.entries(schemas)) await checkCorpus(name, schema, await (await fetch('/data/' + name)).text(), out);
+  out.api = checkApi({ compile, compatibility, createRegistry, ShornError });
   // fetch, both ways: the server's native bytes in, ours out.
   const codec = compile(Event);
   const got = codec.decode(new Uint8Array(await (await fetch('/event')).arrayBuffer()));
@@ -132,7 +187,7 @@ window.results = run().catch((e) => ({ failures: ['threw: ' + (e && e.stack || e
 // no eval (so the closures alone, chosen by themselves). Bundled for a worker (esbuild for
 // the neutral platform, the `workerd`, `worker` and `browser` conditions), run by
 // `workerd test`; the test handler prints its results on one line.
-const WORKER = `import { compile, t, ShornError } from 'shorn';
+const WORKER = `import { compile, t, ShornError, compatibility, createRegistry } from 'shorn';
 import golden from './golden.json';
 import schemas from './schemas.json';
 import corpora from './corpora.json';
@@ -142,6 +197,7 @@ async function run() {
   const out = { failures: [], vectors: 0, rejects: 0, corpora: {}, backend: null, generated: null };
   checkGolden(golden, out);
   for (const [name, schema] of Object.entries(schemas)) await checkCorpus(name, schema, corpora[name], out);
+  out.api = checkApi({ compile, compatibility, createRegistry, ShornError });
   return out;
 }
 export default {
@@ -155,6 +211,7 @@ let scratch;
 let server;
 let origin;
 let bundle;
+let least;
 const bundles = {};
 let browser;
 const events = [];
@@ -179,6 +236,9 @@ before(async () => {
   const esbuild = require('esbuild');
   const built = esbuild.buildSync({ entryPoints: [path.join(scratch, 'app', 'page.mjs')], bundle: true, format: 'esm', minify: true, write: false, logLevel: 'silent' });
   bundle = built.outputFiles[0].contents;
+  // What the size floor counts: `t`, `compile` and ShornError alone (the page imports more).
+  fs.writeFileSync(path.join(scratch, 'app', 'least.mjs'), "import { t, compile, ShornError } from 'shorn';\nglobalThis.shorn = { t, compile, ShornError };\n");
+  least = esbuild.buildSync({ entryPoints: [path.join(scratch, 'app', 'least.mjs')], bundle: true, format: 'esm', minify: true, write: false, logLevel: 'silent' }).outputFiles[0].contents;
   // The same page as webpack 5 and Vite (Rollup's successor, Rolldown, underneath) bundle
   // it, each with nothing but an entry point and an output.
   bundles.webpack = await new Promise((resolve, reject) => {
@@ -264,6 +324,9 @@ async function runPage(at) {
 // What the page and the worker report alike.
 function checkCodecResults(results) {
   assert.deepEqual(results.failures, []);
+  // The rest of the API: what the native back end gives here, to the byte and the message.
+  const checkApi = new Function(`${CHECKS}\nreturn checkApi;`)();
+  assert.deepEqual(results.api, checkApi(shorn));
   assert.equal(results.backend, 'js');
   assert.equal(results.uint8array, true, 'encode returns a Uint8Array');
   assert.ok(results.vectors >= 40 && results.rejects >= 20, `${results.vectors} vectors, ${results.rejects} rejects`);
@@ -287,8 +350,8 @@ function checkResults(results) {
 
 describe('in Chromium, bundled by esbuild from the packed package', () => {
   test('the bundle holds no Node built-in and its size is reported', (t) => {
-    const gz = zlib.gzipSync(bundle, { level: 9 }).length;
-    t.diagnostic(`page bundle: ${bundle.length} bytes minified, ${gz} gzipped (floor ${SIZE_FLOOR})`);
+    const gz = (b) => zlib.gzipSync(b, { level: 9 }).length;
+    t.diagnostic(`t, compile and ShornError: ${least.length} bytes minified, ${gz(least)} gzipped (floor ${SIZE_FLOOR}); the page: ${bundle.length}, ${gz(bundle)}`);
     assert.doesNotMatch(Buffer.from(bundle).toString('utf8'), /require\("node:|from"node:/);
   });
 
