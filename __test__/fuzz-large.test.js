@@ -22,3 +22,17 @@ test('scripts/fuzz-large.js passes 60 runs with a summary', () => {
   }
   assert.doesNotMatch(run.stdout, /value\.small/, 'every message is large');
 });
+
+// The same against the package's browser build, whose long text is read by the fatal
+// TextDecoder and written by TextEncoder#encodeInto, not by Node's Buffer methods.
+test('scripts/fuzz-large.js --build browser passes 30 runs', () => {
+  const run = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'fuzz-large.js'), '--runs', '30', '--seed', '12', '--build', 'browser'], {
+    encoding: 'utf8',
+    timeout: 180000,
+  });
+  assert.equal(run.status, 0, `fuzz-large.js failed:\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+  assert.match(run.stdout, /^30 passed, 0 failed \(the JS back end as the browser build\)/m);
+  for (const key of ['value.decoded', 'budget.refused', 'cut.ERR_SHORN_TRUNCATED']) {
+    assert.match(run.stdout, new RegExp(`^  ${key.replace(/[.]/g, '\\.')} +[1-9]`, 'm'), `summary counts ${key}`);
+  }
+});

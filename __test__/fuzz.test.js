@@ -22,3 +22,19 @@ test('scripts/fuzz.js --quick passes with a summary', () => {
     assert.match(run.stdout, new RegExp(`^  ${key.replace(/[.]/g, '\\.')} +[1-9]`, 'm'), `summary counts ${key}`);
   }
 });
+
+// The same inputs against the package's browser build (lib/host-browser.js, lib/base.js: its
+// text and output paths are not Node's), bundled by esbuild and loaded in this process.
+test('scripts/fuzz.js --build browser holds the browser build to the native back end', () => {
+  const out = path.join(os.tmpdir(), `shorn-fuzz-browser-test-${process.pid}.jsonl`);
+  const run = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'fuzz.js'), '--quick', '--runs', '4000', '--target', 'library', '--build', 'browser', '--seed', '39', '--out', out], {
+    encoding: 'utf8',
+    timeout: 180000,
+  });
+  assert.equal(run.status, 0, `fuzz.js failed:\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+  assert.match(run.stdout, /^shorn fuzz summary \(seed 39, [\d.]+ s, the JS back end as the browser build\)/m);
+  assert.match(run.stdout, /^4000 passed, 0 failed/m);
+  for (const key of ['decode.ok', 'encode.ok', 'encode.ERR_SHORN_INVALID', 'op.hostile-value']) {
+    assert.match(run.stdout, new RegExp(`^  ${key.replace(/[.]/g, '\\.')} +[1-9]`, 'm'), `summary counts ${key}`);
+  }
+});

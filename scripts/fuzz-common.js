@@ -43,4 +43,24 @@ function leastBudget(decodes) {
   return hi;
 }
 
-module.exports = { options, seeded, leastBudget };
+/**
+ * The package as a browser or worker bundle has it (package.json's `browser` field and
+ * `imports` conditions: lib/host-browser.js, lib/base.js, no addon, no Node built-in),
+ * bundled by esbuild and loaded in this process, for the fuzzers to hold it to the native
+ * back end (`--build browser`). Its ShornError is a class of its own.
+ */
+function browserBuild() {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-browser-build-'));
+  const file = path.join(dir, 'shorn.cjs');
+  require('esbuild').buildSync({ entryPoints: [path.join(__dirname, '..', 'index.mjs')], bundle: true, format: 'cjs', platform: 'browser', outfile: file, logLevel: 'silent' });
+  try {
+    return require(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+module.exports = { browserBuild, options, seeded, leastBudget };

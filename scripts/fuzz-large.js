@@ -7,7 +7,9 @@
 // from 32 KiB), and natively the text is split and its repeats kept (src/codec/text.rs).
 // Deterministic for a seed.
 //
-//   node scripts/fuzz-large.js [--runs N] [--seed S] [--verbose]
+//   node scripts/fuzz-large.js [--runs N] [--seed S] [--verbose] [--build node|browser]
+//   --build browser: the JS back end is the package's browser build (scripts/fuzz-common.js,
+//     browserBuild), whose text paths are not Node's
 //
 // Each run draws a schema (arrays of strings, in objects, nested, beside enums, literals
 // and strings outside arrays; some with length constraints), a pool of words (empty,
@@ -22,12 +24,17 @@
 
 const { isDeepStrictEqual } = require('node:util');
 const { t, compile, ShornError } = require('..');
-const { options, seeded, leastBudget } = require('./fuzz-common');
+const { options, seeded, leastBudget, browserBuild } = require('./fuzz-common');
 
 const argv = process.argv.slice(2);
 const option = options(argv);
 const RUNS = Number(option('--runs', 200));
 const SEED = Number(option('--seed', 1));
+const BUILD = option('--build', 'node');
+if (!['node', 'browser'].includes(BUILD)) throw new Error('--build is node or browser');
+// The JS back end's build: this package's, or its browser build (errors of a class of its own).
+const jsBuild = BUILD === 'browser' ? browserBuild() : { compile, ShornError };
+const compileJs = (schema, options) => jsBuild.compile(schema, options);
 const VERBOSE = argv.includes('--verbose');
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs takes a positive integer');
 if (!Number.isInteger(SEED)) throw new Error('--seed takes an integer');
@@ -76,7 +83,7 @@ function outcome(fn) {
   try {
     return { value: fn() };
   } catch (e) {
-    if (!(e instanceof ShornError)) return { thrown: String(e && e.stack) };
+    if (!(e instanceof ShornError || e instanceof jsBuild.ShornError)) return { thrown: String(e && e.stack) };
     return { code: e.code, offset: e.offset, path: e.path, message: e.message };
   }
 }
@@ -113,7 +120,7 @@ function decodeAgrees(run, what, schema, options, bytes) {
     return null;
   }
   for (const mode of MODES) {
-    const codec = compile(schema, { ...options, ...mode });
+    const codec = compileJs(schema, { ...options, ...mode });
     for (let k = 0; k < 2; k++) {
       const js = outcome(() => codec.decode(bytes));
       if (!same(js, native)) {
@@ -143,7 +150,7 @@ for (let run = 0; run < RUNS; run++) {
   count(`schema.${name}`);
   let ok = true;
   for (const mode of MODES) {
-    const js = outcome(() => compile(schema, mode).encode(value));
+    const js = outcome(() => compileJs(schema, mode).encode(value));
     const a = bytes.value !== undefined ? { hex: Buffer.from(bytes.value).toString('hex') } : bytes;
     const b = js.value !== undefined ? { hex: Buffer.from(js.value).toString('hex') } : js;
     if (!same(a, b)) {
@@ -189,6 +196,6 @@ for (let run = 0; run < RUNS; run++) {
   if (ok) passed++;
 }
 
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed${BUILD === 'browser' ? ' (the JS back end as the browser build)' : ''}`);
 for (const [key, n] of [...counts].sort()) console.log(`  ${key.padEnd(40)} ${n}`);
 process.exitCode = failed === 0 ? 0 : 1;

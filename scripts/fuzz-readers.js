@@ -7,7 +7,11 @@
 // are resolved in JS only (lib/evolve.js), so this is their fuzzer; cargo-fuzz has nothing
 // of them to reach. Deterministic for a seed.
 //
-//   node scripts/fuzz-readers.js [--runs N] [--seed S] [--verbose]
+//   node scripts/fuzz-readers.js [--runs N] [--seed S] [--verbose] [--build node|browser]
+//
+// Every pair runs on both marshallers of the native back end and on the JS back end
+// (lib/js-backend.js; with `--build browser`, the package's browser build, bundled by
+// esbuild and loaded here: scripts/fuzz-common.js, browserBuild).
 //
 // Checks, for every pair:
 // - `compatibility(reader, writer)` is [] exactly when `reader(writer)` is made, and a
@@ -22,11 +26,11 @@
 //   the fingerprint are unchanged, and so is what `encode` writes for a missing default
 //   (issue 37, finding 2);
 // - mutated writer bytes decode through the reader to a value or a ShornError, never
-//   another error, and both marshallers agree on which.
+//   another error, and every codec agrees on which (the error's code, path and offset).
 
 const { isDeepStrictEqual } = require('node:util');
 const shorn = require('..');
-const { options, seeded } = require('./fuzz-common');
+const { options, seeded, browserBuild } = require('./fuzz-common');
 
 const { t, compile, compatibility, createRegistry, ShornError } = shorn;
 
@@ -35,6 +39,17 @@ const option = options(argv);
 const RUNS = Number(option('--runs', 2000));
 const SEED = Number(option('--seed', 7));
 const VERBOSE = argv.includes('--verbose');
+const BUILD = option('--build', 'node');
+if (!['node', 'browser'].includes(BUILD)) throw new Error('--build is node or browser');
+// The JS back end's build: this package's, or its browser build (errors of a class of its own).
+const jsBuild = BUILD === 'browser' ? browserBuild() : shorn;
+const isShorn = (e) => e instanceof ShornError || e instanceof jsBuild.ShornError;
+// The codecs each pair runs on: the native back end's two marshallers, and the JS back end.
+const KINDS = [
+  { name: 'codegen', compile: (schema) => compile(schema, { codegen: true }), registry: (schemas) => createRegistry(schemas, { codegen: true }) },
+  { name: 'generic', compile: (schema) => compile(schema, { codegen: false }), registry: (schemas) => createRegistry(schemas, { codegen: false }) },
+  { name: 'js', compile: (schema) => jsBuild.compile(schema, { backend: 'js' }), registry: (schemas) => jsBuild.createRegistry(schemas, { backend: 'js' }) },
+];
 if (!Number.isSafeInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a positive integer');
 
 // A seeded PRNG: the same seed, the same run.
@@ -227,15 +242,16 @@ class Failure extends Error {
 }
 
 function sameOutcome(a, b) {
-  if (a.error || b.error) return a.error && b.error && a.error.code === b.error.code && a.error.path === b.error.path;
+  if (a.error || b.error) return a.error && b.error && a.error.code === b.error.code && a.error.path === b.error.path && a.error.offset === b.error.offset;
   return isDeepStrictEqual(a.value, b.value);
 }
+const sameOutcomes = (list) => list.every((o) => sameOutcome(list[0], o));
 
 function attempt(fn) {
   try {
     return { value: fn() };
   } catch (error) {
-    if (!(error instanceof ShornError)) throw new Failure('not-a-shorn-error', `${error && error.name}: ${error && error.message}`);
+    if (!isShorn(error)) throw new Failure('not-a-shorn-error', `${error && error.name}: ${error && error.message}`);
     return { error };
   }
 }
@@ -277,7 +293,7 @@ function runPair() {
   try {
     wSchema = compile(writer).schema;
   } catch (e) {
-    if (e instanceof ShornError && e.code === 'ERR_SHORN_SCHEMA') {
+    if (isShorn(e) && e.code === 'ERR_SHORN_SCHEMA') {
       count('pair.invalid-schema');
       return;
     }
@@ -288,7 +304,7 @@ function runPair() {
   try {
     problems = compatibility(reader, writer);
   } catch (e) {
-    if (e instanceof ShornError && e.code === 'ERR_SHORN_SCHEMA') {
+    if (isShorn(e) && e.code === 'ERR_SHORN_SCHEMA') {
       count('reader.invalid-schema');
       return; // a reader the generator made invalid (a default that does not fit, say)
     }
@@ -296,13 +312,9 @@ function runPair() {
   }
   let codecs;
   try {
-    codecs = [true, false].map((codegen) => {
-      const r = compile(reader, { codegen });
-      const w = compile(writer, { codegen });
-      return { r, w, codegen };
-    });
+    codecs = KINDS.map((kind) => ({ r: kind.compile(reader), w: kind.compile(writer), kind }));
   } catch (e) {
-    if (e instanceof ShornError && e.code === 'ERR_SHORN_SCHEMA') {
+    if (isShorn(e) && e.code === 'ERR_SHORN_SCHEMA') {
       count('pair.invalid-schema');
       return; // a schema compile refuses (array items of no bytes, say): not a pair
     }
@@ -321,7 +333,7 @@ function runPair() {
   const schemaText = JSON.stringify(codecs[0].r.schema);
   const fingerprint = codecs[0].r.fingerprint;
   const readers = codecs.map(({ r, w }) => ({ r, w, reader: r.reader(w) }));
-  const registries = codecs.map(({ codegen }) => createRegistry([writer, reader], { codegen }));
+  const registries = codecs.map(({ kind }) => kind.registry([writer, reader]));
   for (let k = 0; k < 4; k++) {
     const value = valueOf(wSchema);
     const bytes = codecs[0].w.encode(value);
@@ -329,7 +341,7 @@ function runPair() {
     for (const o of outcomes) {
       if (o.error) throw new Failure('compatible-reader-failed', `${o.error.code} ${o.error.path}: ${o.error.message}`, { value: String(JSON.stringify(value)) });
     }
-    if (!sameOutcome(outcomes[0], outcomes[1])) throw new Failure('marshallers-disagree', 'codegen and generic readers read different values');
+    if (!sameOutcomes(outcomes)) throw new Failure('codecs-disagree-on-read', 'the readers of the native marshallers and the JS back end read different values');
     // The value to expect, from a codec of its own: what the codecs under test share
     // with it is nothing a caller can reach.
     const first = compile(reader).reader(writer).decode(bytes);
@@ -352,7 +364,10 @@ function runPair() {
     count('value.read');
     const bad = mutate(bytes);
     const mutated = readers.map(({ reader }) => attempt(() => reader.decode(bad)));
-    if (!sameOutcome(mutated[0], mutated[1])) throw new Failure('marshallers-disagree-mutated', 'the readers disagree on mutated bytes');
+    if (!sameOutcomes(mutated)) {
+      const shown = mutated.map((o, m) => `${KINDS[m].name}: ${o.error ? `${o.error.code} ${o.error.path} @${o.error.offset}` : 'ok'}`).join('; ');
+      throw new Failure('codecs-disagree-mutated', `the readers disagree on mutated bytes (${shown})`);
+    }
     count(mutated[0].error ? `mutated.${mutated[0].error.code}` : 'mutated.ok');
   }
   for (const { r } of codecs) {
@@ -363,7 +378,7 @@ function runPair() {
 
 let failures = 0;
 const started = Date.now();
-console.log(`shorn fuzz-readers: ${RUNS} writer/reader pairs, seed ${SEED}, both marshallers`);
+console.log(`shorn fuzz-readers: ${RUNS} writer/reader pairs, seed ${SEED}, both marshallers and the JS back end${BUILD === 'browser' ? ' (the browser build)' : ''}`);
 for (let i = 1; i <= RUNS; i++) {
   try {
     runPair();

@@ -8,8 +8,11 @@
 // resizable buffers, prototype pollution). Deterministic for a seed.
 //
 //   node scripts/fuzz.js [--runs N] [--quick] [--seed S] [--out FILE] [--verbose]
-//                        [--target all|library|cli|frames] [--cli-runs N]
+//                        [--target all|library|cli|frames] [--cli-runs N] [--build node|browser]
 //   --target frames: random frame streams instead of messages (see runFrames), no CLI
+//   --build browser: the JS back end held to the native one is the package's browser build
+//     (scripts/fuzz-common.js, browserBuild: lib/host-browser.js, lib/base.js), bundled by
+//     esbuild and loaded here, not Node's
 //
 // Checks, for every input:
 // - every throw is a ShornError with a valid code (decode: TRUNCATED, TRAILING, MALFORMED,
@@ -38,7 +41,7 @@ const vm = require('node:vm');
 const { types } = require('node:util');
 
 const shorn = require('..');
-const { options } = require('./fuzz-common');
+const { options, browserBuild } = require('./fuzz-common');
 
 const { t, compile, ShornError } = shorn;
 const root = path.join(__dirname, '..');
@@ -60,6 +63,12 @@ if (!['all', 'library', 'cli', 'frames'].includes(TARGET)) throw new Error('--ta
 // __test__/fuzz.test.js's quick run takes the quick default.
 const CLI_RUNS = TARGET === 'library' || TARGET === 'frames' ? 0 : Number(option('--cli-runs', QUICK ? 200 : 5000));
 if (!Number.isSafeInteger(CLI_RUNS) || CLI_RUNS < 0) throw new Error('--cli-runs must be a whole number');
+const BUILD = option('--build', 'node');
+if (!['node', 'browser'].includes(BUILD)) throw new Error('--build is node or browser');
+// The JS back end's build: Node's (this package as required), or the browser build's, whose
+// errors are of its own ShornError class.
+const jsBuild = BUILD === 'browser' ? browserBuild() : shorn;
+const isShorn = (e) => e instanceof ShornError || e instanceof jsBuild.ShornError;
 
 // ---------------------------------------------------------------- a seeded PRNG (sfc32)
 
@@ -139,7 +148,7 @@ function coercionError() {
 }
 
 function describeError(e) {
-  if (e instanceof ShornError) return `${e.code} at ${e.path} offset ${e.offset}: ${e.message}`;
+  if (isShorn(e)) return `${e.code} at ${e.path} offset ${e.offset}: ${e.message}`;
   return e && e.stack ? e.stack.split('\n').slice(0, 6).join('\n') : String(e);
 }
 
@@ -212,7 +221,7 @@ function makeEntry(name, schema, limits = {}, messages = []) {
   const generic = compile(schema, { ...limits, codegen: false });
   // The JS back end (lib/js-backend.js), held to the native one: same bytes, values and
   // errors (code, offset, path).
-  const js = compile(schema, { ...limits, backend: 'js' });
+  const js = jsBuild.compile(schema, { ...limits, backend: 'js' });
   const defs = new Map();
   hasType(schema, (x) => {
     if (x.type === 'recursive') defs.set(x.name, x.schema);
@@ -345,7 +354,7 @@ for (let k = 0; entries.length < fixed.length + RANDOM_SCHEMAS && k < RANDOM_SCH
   try {
     entries.push(makeEntry(`random ${k}`, schema, limits));
   } catch (e) {
-    if (!(e instanceof ShornError && e.code === 'ERR_SHORN_SCHEMA')) throw new Failure('compile-threw', describeError(e), { schema });
+    if (!(isShorn(e) && e.code === 'ERR_SHORN_SCHEMA')) throw new Failure('compile-threw', describeError(e), { schema });
     count(refused && e.message.includes(refused) ? 'compile.ERR_SHORN_SCHEMA (two encodings)' : 'compile.ERR_SHORN_SCHEMA');
     continue;
   }
@@ -597,7 +606,7 @@ const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLen
 // ---------------------------------------------------------------- the checks
 
 function checkDecodeError(e, codec, bytes) {
-  if (!(e instanceof ShornError)) throw new Failure('decode-non-shorn-error', describeError(e), { hex: hex(bytes) });
+  if (!isShorn(e)) throw new Failure('decode-non-shorn-error', describeError(e), { hex: hex(bytes) });
   if (!DECODE_CODES.has(e.code)) throw new Failure('decode-bad-code', describeError(e), { hex: hex(bytes) });
   if (!Number.isInteger(e.offset) || e.offset < 0 || e.offset > bytes.length) throw new Failure('decode-bad-offset', describeError(e), { hex: hex(bytes) });
   if (typeof e.path !== 'string' || !e.path.startsWith('$')) throw new Failure('decode-bad-path', describeError(e), { hex: hex(bytes) });
@@ -661,7 +670,7 @@ function checkDecoded(entry, bytes, value) {
   } catch (e) {
     // An earlier variant took the value: its bytes (or its estimated heap) may be over a
     // decode limit the schema sets (encode does not apply decode limits).
-    if (entry.union && Object.keys(entry.limits).length && e instanceof ShornError && e.code === 'ERR_SHORN_LIMIT') {
+    if (entry.union && Object.keys(entry.limits).length && isShorn(e) && e.code === 'ERR_SHORN_LIMIT') {
       count('decode.union-normalised-over-decode-limits');
       return;
     }
@@ -703,9 +712,9 @@ function encodeBoth(entry, make, { agree = true, label = 'value', proxyReceiver 
       // Finding J6, by design: an object schema's field named like a built-in accessor
       // (length, size, byteLength...) read through a Proxy around that built-in runs V8's
       // getter, which refuses the Proxy as its receiver; shorn passes a getter's error on.
-      else if (proxyReceiver && e instanceof TypeError && !(e instanceof ShornError) && /called on incompatible receiver/.test(e.message)) r = { user: e.message };
-      else if (e instanceof ShornError && e.code === 'ERR_SHORN_BUFFER') r = { buffer: true };
-      else if (e instanceof ShornError && e.code === 'ERR_SHORN_INVALID' && typeof e.path === 'string' && e.path.startsWith('$')) r = { error: e };
+      else if (proxyReceiver && e instanceof TypeError && !isShorn(e) && /called on incompatible receiver/.test(e.message)) r = { user: e.message };
+      else if (isShorn(e) && e.code === 'ERR_SHORN_BUFFER') r = { buffer: true };
+      else if (isShorn(e) && e.code === 'ERR_SHORN_INVALID' && typeof e.path === 'string' && e.path.startsWith('$')) r = { error: e };
       else throw new Failure('encode-non-shorn-error', `${label}: ${describeError(e)}`, { schema: entry.schema });
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -1324,12 +1333,12 @@ function reentrantWork(entry, nested, nestedValue) {
     other[0].encode([1]);
     throw new Failure('reentrant-accepted-invalid', 'a nested encode of [1] as strings succeeded');
   } catch (e) {
-    if (!(e instanceof ShornError)) throw e;
+    if (!isShorn(e)) throw e;
   }
   try {
     other[1].decode(new Uint8Array([0xff]));
   } catch (e) {
-    if (!(e instanceof ShornError)) throw e;
+    if (!isShorn(e)) throw e;
   }
   // A random value may not fit (a lone surrogate, say): its ShornError leaves the getter,
   // and both marshallers must pass it on unchanged (finding J4). Its `check`, first, must
@@ -1340,7 +1349,7 @@ function reentrantWork(entry, nested, nestedValue) {
     try {
       entry.gen.encode(nestedValue);
     } catch (e) {
-      if (verdict && e instanceof ShornError) throw new Failure('reentrant-check-disagrees', `check passed a value whose encode threw ${e.code} ${e.path}`);
+      if (verdict && isShorn(e)) throw new Failure('reentrant-check-disagrees', `check passed a value whose encode threw ${e.code} ${e.path}`);
       throw e;
     }
     if (!verdict) throw new Failure('reentrant-check-disagrees', 'check refused a value that encodes');
@@ -1349,7 +1358,7 @@ function reentrantWork(entry, nested, nestedValue) {
     try {
       entry.generic.decode(entry.messages[0]);
     } catch (e) {
-      if (!(e instanceof ShornError)) throw e;
+      if (!isShorn(e)) throw e;
     }
   }
 }
@@ -1495,7 +1504,7 @@ function referenceFrames(codec, bytes, options, stream) {
     try {
       value = codec.decode(bytes.slice(start, end));
     } catch (e) {
-      if (!(e instanceof ShornError)) throw e;
+      if (!isShorn(e)) throw e;
       return at(e.code, frame, e.offset, e.path);
     }
     const cost = rt.native.decodedHeap();
@@ -1531,7 +1540,7 @@ function compareFrames(how, got, want, bytes, options) {
   const a = got.error;
   const b = want.error;
   if (a === null && b === null) return;
-  if (a !== null && !(a instanceof ShornError)) throw new Failure('frames-non-shorn-error', `${how}: ${describeError(a)}`, details);
+  if (a !== null && !isShorn(a)) throw new Failure('frames-non-shorn-error', `${how}: ${describeError(a)}`, details);
   if (a === null || b === null || a.code !== b.code || a.frame !== b.frame || a.offset !== b.offset || (b.path !== undefined && a.path !== b.path)) {
     const show = (e) => (e === null ? 'no error' : `${e.code} frame ${e.frame} offset ${e.offset} ${e.path || ''}`);
     throw new Failure('frames-errors-differ', `${how}: ${show(a)}, the reference ${show(b)}`, details);
@@ -1759,7 +1768,7 @@ function verdictOf(fn) {
     return { status: 0, output: fn() };
   } catch (e) {
     if (e instanceof cli.JsonSyntaxError) return { status: 1, output: null };
-    if (!(e instanceof ShornError)) throw new Failure('cli-verdict-threw', describeError(e));
+    if (!isShorn(e)) throw new Failure('cli-verdict-threw', describeError(e));
     return { status: e.code === 'ERR_SHORN_SCHEMA' ? 3 : 1, output: null, error: e };
   }
 }
@@ -1897,6 +1906,10 @@ async function runCliOne(i) {
       let json;
       try {
         json = forms.toJson(randomValue(entry.schema, entry.defs));
+        // A value randomValue made that is not one of the schema keeps what JSON has no
+        // form for (a bigint): it follows refs by name, and a schema may scope two
+        // recursive definitions of one name (the inner one shadows the outer).
+        JSON.stringify(json);
       } catch {
         json = jsonValue(0);
       }
@@ -1990,7 +2003,7 @@ async function runCliTarget() {
   }
   const seconds = (Date.now() - started) / 1000;
   const known = Object.keys(counts).filter((k) => k.startsWith('known:'));
-  console.log(`shorn fuzz summary (seed ${SEED}, ${seconds.toFixed(1)} s):`);
+  console.log(`shorn fuzz summary (seed ${SEED}, ${seconds.toFixed(1)} s${BUILD === 'browser' ? ', the JS back end as the browser build' : ''}):`);
   for (const key of Object.keys(counts).sort()) console.log(`  ${key.padEnd(44)} ${counts[key]}`);
   if (TARGET !== 'cli') console.log(`${RUNS - failures} passed, ${failures} failed${known.length ? ` (known findings hit: ${known.map((k) => `${k.slice(6)} ×${counts[k]}`).join(', ')})` : ''}`);
   if (CLI_RUNS > 0) console.log(`cli: ${CLI_RUNS - cliFailures} passed, ${cliFailures} failed`);
