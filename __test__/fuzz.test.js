@@ -37,4 +37,11 @@ test('scripts/fuzz.js --build browser holds the browser build to the native back
   for (const key of ['decode.ok', 'encode.ok', 'encode.ERR_SHORN_INVALID', 'op.hostile-value']) {
     assert.match(run.stdout, new RegExp(`^  ${key.replace(/[.]/g, '\\.')} +[1-9]`, 'm'), `summary counts ${key}`);
   }
+  // Frame streams too: the browser build's decodeFrames against the native reference.
+  const frames = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'fuzz.js'), '--target', 'frames', '--runs', '800', '--build', 'browser', '--seed', '39', '--out', out], {
+    encoding: 'utf8',
+    timeout: 180000,
+  });
+  assert.equal(frames.status, 0, `fuzz.js --target frames failed:\n${frames.stdout.slice(-4000)}\n${frames.stderr.slice(-4000)}`);
+  assert.match(frames.stdout, /^800 passed, 0 failed/m);
 });

@@ -74,6 +74,27 @@ function setKey(o, key, v) {
  * The state of one decode: the input, where it is, the limits, the estimated heap of the
  * values so far and of the text (`units`, `wide`: two bytes a unit past U+00FF).
  */
+// The core's table of a message's keys (src/types/json.rs, MAX_KEY_IDS and MAX_KEY_BYTES):
+// how many keys it keeps, and the most bytes of one on the wire, its length's included.
+const KEY_IDS = 256;
+const KEY_BYTES = 64;
+
+/**
+ * Whether key `key` of a record (not an array index) or a json object, read from `wire`
+ * bytes (its length's included), is one the message had before. The core keeps a message's
+ * keys in one table (src/types/json.rs, KeyIds: up to KEY_IDS keys of up to KEY_BYTES
+ * bytes), and a kept key met again is its id, with no text: its text counts once in the
+ * estimate of the decoded value. `r.keys`: the message's table (null before its first key).
+ * Both decodes of the JS back end count so (here, and lib/js-backend.js's exact one).
+ */
+function keptBefore(r, key, wire) {
+  let kept = r.keys;
+  if (kept === null) kept = r.keys = new Set();
+  if (kept.has(key)) return true;
+  if (kept.size < KEY_IDS && wire <= KEY_BYTES) kept.add(key);
+  return false;
+}
+
 class In {
   constructor(limits, budget) {
     this.b = null;
@@ -86,6 +107,9 @@ class In {
     this.heap = 0;
     this.units = 0;
     this.wide = false;
+    // The message's keys whose text counts once (`key`), made at its first key; null
+    // again for each message, or false where no exact estimate is asked for (`key`).
+    this.keys = null;
     // Where `unitsUtf8` puts its units in the scratch, and whether it leaves them there
     // (lib/small-text.js, `smallTextLater`); 0 and false but there.
     this.at = 0;
@@ -99,6 +123,18 @@ class In {
 
   charge(cost) {
     if ((this.heap += cost) > this.budget) throw FAULT;
+  }
+
+  /**
+   * Key `key` (see `keptBefore`), just read as text: a repeat's units taken back. Not where
+   * `keys` is false: the estimate may then count a repeated key's text again, which only
+   * makes it larger, so a message it puts over the budget is read again by the exact
+   * decode (lib/js-backend.js), which counts as the core; a batch of frames, which adds up
+   * each frame's estimate, asks for it exact (`state.grown`, lib/framing.js). A table of
+   * keys cost twitter's decode through `t.json()` 12%.
+   */
+  key(key, wire) {
+    if (this.keys !== false && keptBefore(this, key, wire)) this.units -= key.length;
   }
 
   byte() {
@@ -1094,6 +1130,7 @@ function compile(root, m, generate = false) {
           let last = -1;
           let named = false;
           for (let k = 0; k < n; k++) {
+            const start = r.p;
             const key = r.text(r.count(r.maxString, 1));
             const index = arrayIndex(key);
             if (index >= 0) {
@@ -1104,6 +1141,7 @@ function compile(root, m, generate = false) {
             } else {
               named = true;
               if (hasOwn(o, key)) throw FAULT;
+              r.key(key, r.p - start);
             }
             setKey(o, key, value(r));
           }
@@ -1397,7 +1435,9 @@ function readJson(r, depth) {
     let last = -1;
     let named = false;
     for (let k = 0; k < n; k++) {
+      const start = r.p;
       const key = r.text(r.count(r.maxString, 1));
+      r.key(key, r.p - start);
       const index = arrayIndex(key);
       if (index >= 0) {
         if (named || index <= last) throw FAULT;
@@ -1413,4 +1453,4 @@ function readJson(r, depth) {
   throw FAULT;
 }
 
-module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex };
+module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex, keptBefore };

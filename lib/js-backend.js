@@ -31,7 +31,7 @@ const { lowering, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED } = require('./l
 const closures = require('./closures');
 const codegen = require('#codegen');
 
-const { wellFormed, writeJson, FAULT, arrayIndex } = closures;
+const { wellFormed, writeJson, FAULT, arrayIndex, keptBefore } = closures;
 
 const def = (d) => TYPES.get(d.type);
 
@@ -171,6 +171,8 @@ class ByteDecoder extends Inspector {
     // The decoded text: its UTF-16 units, and whether any is above U+00FF (two bytes each).
     this.units = 0;
     this.wide = false;
+    // The message's keys whose text counts once (lib/closures.js, In#key).
+    this.keys = null;
   }
 
   value(d) {
@@ -222,6 +224,8 @@ class ByteDecoder extends Inspector {
       // A record's key that is an array index is not text for the core (src/types/json.rs,
       // INDEX_KEY), and not in its estimate.
       if (t === 'record' && arrayIndex(what) >= 0) return;
+      // A key met before in the message, kept in the core's table: its text counted once.
+      if (keptBefore(this, what, this.pos - at)) return;
       this.units += what.length;
       // eslint-disable-next-line no-control-regex
       if (!this.wide && /[^\u0000-\u00ff]/.test(what)) this.wide = true;
@@ -383,6 +387,10 @@ function build(descriptor, m, settings, output, generate, info) {
     if (n === 0) bytes = NO_BYTES;
     else if (proto !== Uint8Array.prototype && proto !== BufferPrototype && proto !== rt.OutBuffer.prototype) bytes = rt.inputView(bytes, 0, n);
     if (SAB !== null && rt.inputBuffer(bytes) instanceof SAB) bytes = new Uint8Array(rt.inputView(bytes, 0, n));
+    // An estimate of the value's heap exact to the core's where a batch of frames asks
+    // for one (lib/framing.js sets `state.grown`), else one that may count a repeated
+    // key's text again (lib/closures.js, In#key).
+    const exact = rt.state.grown;
     // With no addon nothing else sets `state.grown` back (a native decode of a small
     // message does): the next small message is read in JS again.
     if (rt.native === null) rt.state.grown = false;
@@ -397,6 +405,7 @@ function build(descriptor, m, settings, output, generate, info) {
       r.heap = rootCost;
       r.units = 0;
       r.wide = false;
+      r.keys = exact ? null : false;
       try {
         const value = fast.decode(r);
         if (r.p === n && r.heap + (r.wide ? 2 * r.units : r.units) <= settings.budget) {

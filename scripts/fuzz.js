@@ -636,6 +636,17 @@ function decodeBoth(entry, bytes) {
       throw new Failure('back-ends-disagree-on-decode', `native: ${a.error ? describeError(a.error) : 'ok'}; js: ${c.error ? describeError(c.error) : 'ok'}`, { hex: hex(bytes) });
     }
   } else if (!same(a.value, c.value)) throw new Failure('back-ends-disagree-on-decode', 'different values', { hex: hex(bytes) });
+  // safeDecode's report, a quarter of the time: the issues (path, code, message, offset:
+  // the error and every constraint the value breaks) as natively.
+  if (chance(0.25)) {
+    const x = entry.gen.safeDecode(bytes);
+    const y = entry.js.safeDecode(bytes);
+    const shown = (r) => (r.ok ? 'ok' : JSON.stringify({ issues: r.issues, more: r.moreIssues }));
+    if (x.ok !== y.ok || (x.ok ? !same(x.value, y.value) : shown(x) !== shown(y))) {
+      throw new Failure('back-ends-disagree-on-safeDecode', `native: ${shown(x).slice(0, 300)}; js: ${shown(y).slice(0, 300)}`, { hex: hex(bytes) });
+    }
+    count(`safeDecode.${x.ok ? 'ok' : 'issues'}`);
+  }
   if (a.error || b.error) {
     if (!a.error || !b.error || a.error.code !== b.error.code || a.error.offset !== b.error.offset || a.error.path !== b.error.path) {
       throw new Failure('marshallers-disagree-on-decode', `codegen: ${a.error ? describeError(a.error) : 'ok'}; generic: ${b.error ? describeError(b.error) : 'ok'}`, { hex: hex(bytes) });
@@ -1614,6 +1625,15 @@ function runFrames(entry) {
     got = { values: want.values, error };
   }
   compareFrames('decodeFrames', got, want, bytes, { ...options, maxDecodedBytes: budget });
+  // The JS back end's (Node's, or with --build browser the browser build's), against the
+  // same reference.
+  let js;
+  try {
+    js = { values: entry.js.decodeFrames(bytes, given), error: null };
+  } catch (error) {
+    js = { values: want.values, error };
+  }
+  compareFrames('decodeFrames (JS back end)', js, want, bytes, { ...options, maxDecodedBytes: budget });
   count(`frames.${want.error ? want.error.code : 'ok'}`);
   const streamWant = referenceFrames(codec, bytes, options, true);
   const readerWant = referenceFrames(codec, bytes, { ...options, maxFrames: Infinity }, false);
