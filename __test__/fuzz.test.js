@@ -45,3 +45,18 @@ test('scripts/fuzz.js --build browser holds the browser build to the native back
   assert.equal(frames.status, 0, `fuzz.js --target frames failed:\n${frames.stdout.slice(-4000)}\n${frames.stderr.slice(-4000)}`);
   assert.match(frames.stdout, /^800 passed, 0 failed/m);
 });
+
+// And against a copy of the package where no addon loads (a Node without a binary:
+// `rt.native` null, so no native figure behind the JS back end's heap estimates).
+test('scripts/fuzz.js --build no-addon holds a copy with no addon to the native back end', () => {
+  const out = path.join(os.tmpdir(), `shorn-fuzz-no-addon-test-${process.pid}.jsonl`);
+  for (const target of ['library', 'frames']) {
+    const run = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'fuzz.js'), '--quick', '--runs', '2000', '--target', target, '--build', 'no-addon', '--seed', '40', '--out', out], {
+      encoding: 'utf8',
+      timeout: 180000,
+    });
+    assert.equal(run.status, 0, `fuzz.js --target ${target} failed:\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+    assert.match(run.stdout, /^shorn fuzz summary \(seed 40, [\d.]+ s, the JS back end as the no-addon build\)/m);
+    assert.match(run.stdout, /^2000 passed, 0 failed/m);
+  }
+});

@@ -44,18 +44,31 @@ function leastBudget(decodes) {
 }
 
 /**
- * The package as a browser or worker bundle has it (package.json's `browser` field and
- * `imports` conditions: lib/host-browser.js, lib/base.js, no addon, no Node built-in),
- * bundled by esbuild and loaded in this process, for the fuzzers to hold it to the native
- * back end (`--build browser`). Its ShornError is a class of its own.
+ * A build of the package other than this one, bundled by esbuild and loaded in this process,
+ * for the fuzzers to hold its JS back end to the native one (`--build`). Its ShornError is
+ * a class of its own.
+ * - 'browser': as a browser or worker bundle has it (package.json's `browser` field and
+ *   `imports` conditions: lib/host-browser.js, lib/base.js, no addon, no Node built-in);
+ * - 'no-addon': Node's, where no addon loads (lib/addon.js throws ERR_SHORN_NO_ADDON, as
+ *   on a platform with no binary or after `--omit=optional`).
  */
-function browserBuild() {
+function otherBuild(kind) {
   const fs = require('node:fs');
   const os = require('node:os');
   const path = require('node:path');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-browser-build-'));
+  if (kind !== 'browser' && kind !== 'no-addon') throw new Error(`no build ${kind}`);
+  const root = path.join(__dirname, '..');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `shorn-${kind}-build-`));
+  if (kind === 'no-addon') {
+    // The package's files as installed, in a folder of their own: no shorn.node beside
+    // them and no platform package on their module path.
+    for (const file of ['index.js', 'index.mjs', 'package.json']) fs.copyFileSync(path.join(root, file), path.join(dir, file));
+    fs.cpSync(path.join(root, 'lib'), path.join(dir, 'lib'), { recursive: true });
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    return require(dir);
+  }
   const file = path.join(dir, 'shorn.cjs');
-  require('esbuild').buildSync({ entryPoints: [path.join(__dirname, '..', 'index.mjs')], bundle: true, format: 'cjs', platform: 'browser', outfile: file, logLevel: 'silent' });
+  require('esbuild').buildSync({ entryPoints: [path.join(root, 'index.mjs')], bundle: true, format: 'cjs', platform: 'browser', outfile: file, logLevel: 'silent' });
   try {
     return require(file);
   } finally {
@@ -63,4 +76,4 @@ function browserBuild() {
   }
 }
 
-module.exports = { browserBuild, options, seeded, leastBudget };
+module.exports = { otherBuild, options, seeded, leastBudget };

@@ -7,9 +7,10 @@
 // from 32 KiB), and natively the text is split and its repeats kept (src/codec/text.rs).
 // Deterministic for a seed.
 //
-//   node scripts/fuzz-large.js [--runs N] [--seed S] [--verbose] [--build node|browser]
-//   --build browser: the JS back end is the package's browser build (scripts/fuzz-common.js,
-//     browserBuild), whose text paths are not Node's
+//   node scripts/fuzz-large.js [--runs N] [--seed S] [--verbose] [--build node|browser|no-addon]
+//   --build browser: the JS back end is the package's browser build, whose text paths are
+//     not Node's; no-addon: a copy of the package where no addon loads (scripts/fuzz-common.js,
+//     otherBuild)
 //
 // Each run draws a schema (arrays of strings, in objects, nested, beside enums, literals
 // and strings outside arrays; some with length constraints), a pool of words (empty,
@@ -24,16 +25,16 @@
 
 const { isDeepStrictEqual } = require('node:util');
 const { t, compile, ShornError } = require('..');
-const { options, seeded, leastBudget, browserBuild } = require('./fuzz-common');
+const { options, seeded, leastBudget, otherBuild } = require('./fuzz-common');
 
 const argv = process.argv.slice(2);
 const option = options(argv);
 const RUNS = Number(option('--runs', 200));
 const SEED = Number(option('--seed', 1));
 const BUILD = option('--build', 'node');
-if (!['node', 'browser'].includes(BUILD)) throw new Error('--build is node or browser');
+if (!['node', 'browser', 'no-addon'].includes(BUILD)) throw new Error('--build is node, browser or no-addon');
 // The JS back end's build: this package's, or its browser build (errors of a class of its own).
-const jsBuild = BUILD === 'browser' ? browserBuild() : { compile, ShornError };
+const jsBuild = BUILD === 'node' ? { compile, ShornError } : otherBuild(BUILD);
 const compileJs = (schema, options) => jsBuild.compile(schema, options);
 const VERBOSE = argv.includes('--verbose');
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs takes a positive integer');
@@ -196,6 +197,6 @@ for (let run = 0; run < RUNS; run++) {
   if (ok) passed++;
 }
 
-console.log(`${passed} passed, ${failed} failed${BUILD === 'browser' ? ' (the JS back end as the browser build)' : ''}`);
+console.log(`${passed} passed, ${failed} failed${BUILD === 'node' ? '' : ` (the JS back end as the ${BUILD} build)`}`);
 for (const [key, n] of [...counts].sort()) console.log(`  ${key.padEnd(40)} ${n}`);
 process.exitCode = failed === 0 ? 0 : 1;

@@ -7,11 +7,12 @@
 // are resolved in JS only (lib/evolve.js), so this is their fuzzer; cargo-fuzz has nothing
 // of them to reach. Deterministic for a seed.
 //
-//   node scripts/fuzz-readers.js [--runs N] [--seed S] [--verbose] [--build node|browser]
+//   node scripts/fuzz-readers.js [--runs N] [--seed S] [--verbose] [--build node|browser|no-addon]
 //
 // Every pair runs on both marshallers of the native back end and on the JS back end
 // (lib/js-backend.js; with `--build browser`, the package's browser build, bundled by
-// esbuild and loaded here: scripts/fuzz-common.js, browserBuild).
+// esbuild and loaded here; with `--build no-addon`, a copy of the package where no addon
+// loads: scripts/fuzz-common.js, otherBuild).
 //
 // Checks, for every pair:
 // - `compatibility(reader, writer)` is [] exactly when `reader(writer)` is made, and a
@@ -30,7 +31,7 @@
 
 const { isDeepStrictEqual } = require('node:util');
 const shorn = require('..');
-const { options, seeded, browserBuild } = require('./fuzz-common');
+const { options, seeded, otherBuild } = require('./fuzz-common');
 
 const { t, compile, compatibility, createRegistry, ShornError } = shorn;
 
@@ -40,9 +41,9 @@ const RUNS = Number(option('--runs', 2000));
 const SEED = Number(option('--seed', 7));
 const VERBOSE = argv.includes('--verbose');
 const BUILD = option('--build', 'node');
-if (!['node', 'browser'].includes(BUILD)) throw new Error('--build is node or browser');
+if (!['node', 'browser', 'no-addon'].includes(BUILD)) throw new Error('--build is node, browser or no-addon');
 // The JS back end's build: this package's, or its browser build (errors of a class of its own).
-const jsBuild = BUILD === 'browser' ? browserBuild() : shorn;
+const jsBuild = BUILD === 'node' ? shorn : otherBuild(BUILD);
 const isShorn = (e) => e instanceof ShornError || e instanceof jsBuild.ShornError;
 // The codecs each pair runs on: the native back end's two marshallers, and the JS back end.
 const KINDS = [
@@ -378,7 +379,7 @@ function runPair() {
 
 let failures = 0;
 const started = Date.now();
-console.log(`shorn fuzz-readers: ${RUNS} writer/reader pairs, seed ${SEED}, both marshallers and the JS back end${BUILD === 'browser' ? ' (the browser build)' : ''}`);
+console.log(`shorn fuzz-readers: ${RUNS} writer/reader pairs, seed ${SEED}, both marshallers and the JS back end${BUILD === 'node' ? '' : ` (the ${BUILD} build)`}`);
 for (let i = 1; i <= RUNS; i++) {
   try {
     runPair();

@@ -8,11 +8,13 @@
 // resizable buffers, prototype pollution). Deterministic for a seed.
 //
 //   node scripts/fuzz.js [--runs N] [--quick] [--seed S] [--out FILE] [--verbose]
-//                        [--target all|library|cli|frames] [--cli-runs N] [--build node|browser]
+//                        [--target all|library|cli|frames] [--cli-runs N]
+//                        [--build node|browser|no-addon]
 //   --target frames: random frame streams instead of messages (see runFrames), no CLI
 //   --build browser: the JS back end held to the native one is the package's browser build
-//     (scripts/fuzz-common.js, browserBuild: lib/host-browser.js, lib/base.js), bundled by
-//     esbuild and loaded here, not Node's
+//     (lib/host-browser.js, lib/base.js), bundled by esbuild and loaded here, not this one;
+//     no-addon: a copy of the package where no addon loads, as a Node without a binary has
+//     it (scripts/fuzz-common.js, otherBuild)
 //
 // Checks, for every input:
 // - every throw is a ShornError with a valid code (decode: TRUNCATED, TRAILING, MALFORMED,
@@ -41,7 +43,7 @@ const vm = require('node:vm');
 const { types } = require('node:util');
 
 const shorn = require('..');
-const { options, browserBuild } = require('./fuzz-common');
+const { options, otherBuild } = require('./fuzz-common');
 
 const { t, compile, ShornError } = shorn;
 const root = path.join(__dirname, '..');
@@ -64,10 +66,10 @@ if (!['all', 'library', 'cli', 'frames'].includes(TARGET)) throw new Error('--ta
 const CLI_RUNS = TARGET === 'library' || TARGET === 'frames' ? 0 : Number(option('--cli-runs', QUICK ? 200 : 5000));
 if (!Number.isSafeInteger(CLI_RUNS) || CLI_RUNS < 0) throw new Error('--cli-runs must be a whole number');
 const BUILD = option('--build', 'node');
-if (!['node', 'browser'].includes(BUILD)) throw new Error('--build is node or browser');
+if (!['node', 'browser', 'no-addon'].includes(BUILD)) throw new Error('--build is node, browser or no-addon');
 // The JS back end's build: Node's (this package as required), or the browser build's, whose
 // errors are of its own ShornError class.
-const jsBuild = BUILD === 'browser' ? browserBuild() : shorn;
+const jsBuild = BUILD === 'node' ? shorn : otherBuild(BUILD);
 const isShorn = (e) => e instanceof ShornError || e instanceof jsBuild.ShornError;
 
 // ---------------------------------------------------------------- a seeded PRNG (sfc32)
@@ -1625,7 +1627,7 @@ function runFrames(entry) {
     got = { values: want.values, error };
   }
   compareFrames('decodeFrames', got, want, bytes, { ...options, maxDecodedBytes: budget });
-  // The JS back end's (Node's, or with --build browser the browser build's), against the
+  // The JS back end's (this build's, or another's: --build), against the
   // same reference.
   let js;
   try {
@@ -2023,7 +2025,7 @@ async function runCliTarget() {
   }
   const seconds = (Date.now() - started) / 1000;
   const known = Object.keys(counts).filter((k) => k.startsWith('known:'));
-  console.log(`shorn fuzz summary (seed ${SEED}, ${seconds.toFixed(1)} s${BUILD === 'browser' ? ', the JS back end as the browser build' : ''}):`);
+  console.log(`shorn fuzz summary (seed ${SEED}, ${seconds.toFixed(1)} s${BUILD === 'node' ? '' : `, the JS back end as the ${BUILD} build`}):`);
   for (const key of Object.keys(counts).sort()) console.log(`  ${key.padEnd(44)} ${counts[key]}`);
   if (TARGET !== 'cli') console.log(`${RUNS - failures} passed, ${failures} failed${known.length ? ` (known findings hit: ${known.map((k) => `${k.slice(6)} ×${counts[k]}`).join(', ')})` : ''}`);
   if (CLI_RUNS > 0) console.log(`cli: ${CLI_RUNS - cliFailures} passed, ${cliFailures} failed`);
