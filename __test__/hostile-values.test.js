@@ -307,3 +307,43 @@ describe('issue 37, finding 13: the smaller ones', () => {
     assert.ok(ms < 4000, `took ${ms} ms`);
   });
 });
+
+// Found by a differential run of json values with random keys (2026-12-06): an encode
+// error describes the value it found ("found object (Foo)") by its class's name, which it
+// read as `value.constructor.name` and put in the message as text: a getter on the
+// prototype ran, and a `name` that is not a string was coerced (its toString ran), or
+// threw a TypeError (an array holding a null-prototype object) in place of the
+// ShornError. The name is now read from own data properties only, and only a string.
+test("an encode error's description of a wrong value runs none of its code", () => {
+  const ran = [];
+  const values = [
+    Object.create({ constructor: { name: [Object.create(null)] } }),
+    Object.create({ get constructor() { ran.push('constructor getter'); return Object; } }),
+    Object.create({ constructor: { name: { toString() { ran.push('name toString'); return 'X'; } } } }),
+    Object.create({ constructor: Object.defineProperty(function () {}, 'name', { get() { ran.push('name getter'); return 'Y'; } }) }),
+    Object.create(null),
+  ];
+  class Point {}
+  // A Map's size, read by the intrinsic getter: a subclass's own runs no code.
+  class Sized extends Map {
+    get size() {
+      ran.push('size getter');
+      return { toString: () => 'many' };
+    }
+  }
+  for (const mode of [...MODES.map((m) => ({ codegen: m.codegen })), { backend: 'js', codegen: false }, { backend: 'js' }]) {
+    for (const [schema, wrap] of [[t.string(), (v) => v], [t.object({ a: t.uint8() }), (v) => ({ a: v })], [t.json(), (v) => [v]]]) {
+      const codec = compile(schema, mode);
+      // (An object of no prototype is a json value: {}.)
+      for (const v of schema.type === 'json' ? values.slice(0, -1) : values) {
+        assert.throws(() => codec.encode(wrap(v)), (e) => e instanceof ShornError && e.code === 'ERR_SHORN_INVALID' && /found object$/.test(e.message), JSON.stringify(mode));
+        const report = codec.check(wrap(v));
+        assert.equal(report.ok, false);
+      }
+      // A class's own name is still shown.
+      if (schema.type !== 'json') assert.throws(() => codec.encode(wrap(new Point())), /found object \(Point\)$/);
+      if (schema.type === 'string') assert.throws(() => codec.encode(new Sized([[1, 2]])), /found Map \(size 1\)$/);
+    }
+  }
+  assert.deepEqual(ran, []);
+});

@@ -6,6 +6,7 @@ const { types, Buffer } = require('#host');
 const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 const typedArrayLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get;
 const dateGetTime = Date.prototype.getTime;
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get;
 
 /**
  * Every error shorn throws. `code` says which kind (see docs/FORMAT.md, "Errors");
@@ -52,6 +53,21 @@ function issueOf(e) {
 }
 
 // A short description of what was found, for ERR_SHORN_INVALID messages.
+/**
+ * The name of the class of object `value` (not a Proxy), read without running any of its
+ * code: its prototype's own `constructor`, a function, and that function's own `name`, a
+ * non-empty string; else null. (`value.constructor.name` ran getters on the way and coerced
+ * a name that was not a string, whose toString could run or throw.)
+ */
+function className(value) {
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return null;
+  const c = Object.getOwnPropertyDescriptor(proto, 'constructor');
+  if (c === undefined || typeof c.value !== 'function' || types.isProxy(c.value)) return null;
+  const name = Object.getOwnPropertyDescriptor(c.value, 'name');
+  return name !== undefined && typeof name.value === 'string' && name.value !== '' ? name.value : null;
+}
+
 function describe(value) {
   if (value === null) return 'null';
   // A Proxy is named as one: looking further would run its traps.
@@ -65,7 +81,7 @@ function describe(value) {
     const ms = dateGetTime.call(value);
     return ms === ms ? `Date ${new Date(ms).toISOString()}` : 'Date (invalid)';
   }
-  if (types.isMap(value)) return `Map (size ${value.size})`;
+  if (types.isMap(value)) return `Map (size ${mapSize.call(value)})`;
   switch (typeof value) {
     case 'number':
       return `number ${Object.is(value, -0) ? '-0' : value}`;
@@ -77,10 +93,10 @@ function describe(value) {
       return `bigint ${value}n`;
     case 'undefined':
       return 'undefined';
-    case 'object':
-      return value.constructor && value.constructor.name && value.constructor !== Object
-        ? `object (${value.constructor.name})`
-        : 'object';
+    case 'object': {
+      const name = className(value);
+      return name !== null && name !== 'Object' ? `object (${name})` : 'object';
+    }
     default:
       return typeof value;
   }

@@ -1072,6 +1072,9 @@ function hostileOf(entry) {
           { valueOf() { throw coercionError(); }, toString() { throw coercionError(); } },
           Object.assign(Object.create(Date.prototype), { getTime() { throw coercionError(); } }),
           Object.defineProperty(new Uint8Array(2), 'length', { get() { throw lengthField ? userError('typed array length') : coercionError(); } }),
+          // What an error says of a wrong value reads its class's name without running code.
+          Object.create({ get constructor() { throw coercionError(); } }),
+          Object.create({ constructor: { name: { toString() { throw coercionError(); } } } }),
         ]);
       return {
         label: 'coercion trap',
