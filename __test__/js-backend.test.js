@@ -628,3 +628,42 @@ test("the browser build's host has every member Node's host has, of the same kin
   assert.equal(Object.getPrototypeOf(bytes), Uint8Array.prototype);
   assert.equal(bytes.length, 5);
 });
+
+// Found by comparing encode errors' messages too (scripts/fuzz.js compared code and path):
+// a lone surrogate in a json value is the core's to refuse, after every check JS makes,
+// at the json value's path, with its index in the string (or key) that holds it. The JS
+// back end's fast write gave up on it, its exact walk found nothing JS refuses, and it
+// threw "the json value changed while it was encoded" at once: over a later field's
+// error too (`{ j: ['\ud800'], n: 'x' }`: $.j, natively $.n).
+test('a lone surrogate in a json value is refused as natively: after JS-found errors, at the json value, its index in its string', () => {
+  const json = t.json();
+  for (const value of [{ a: 'x\ud800' }, ['ok', '\udc00'], { ['k\ud800']: 1 }, '\ud800', { a: { b: ['\ud800y'] } }, [{ 'a\udfff': '\ud800' }]]) {
+    agree(json, {}, (c) => c.encode(value), { code: 'ERR_SHORN_INVALID', path: '$' });
+    agree(t.object({ j: json }), {}, (c) => c.encode({ j: value }), { code: 'ERR_SHORN_INVALID', path: '$.j' });
+  }
+  const schema = t.object({ j: json, n: t.uint8(), s: t.string() });
+  agree(schema, {}, (c) => c.encode({ j: ['\ud800'], n: 'x', s: '' }), { code: 'ERR_SHORN_INVALID', path: '$.n' });
+  agree(schema, {}, (c) => c.encode({ j: ['\ud800'], n: 1, s: '\udc00' }), { code: 'ERR_SHORN_INVALID', path: '$.j' });
+  agree(schema, {}, (c) => c.encode({ j: ['a'], n: 1, s: '\udc00' }), { code: 'ERR_SHORN_INVALID', path: '$.s' });
+  agree(t.array(json), {}, (c) => c.encode([1, { x: [2, 'b\ud800'] }]), { code: 'ERR_SHORN_INVALID', path: '$[1]' });
+});
+
+// `check` lists the issues encode meets, the first being the error encode throws
+// (docs/FORMAT.md, "Issues"): for a lone surrogate in a json value, at the json value's
+// path, as the core refuses it. It gave the path inside the json value ($.j.a).
+test("check's issue for a lone surrogate in a json value is encode's error", () => {
+  const schema = t.object({ j: t.json(), n: t.uint8() });
+  for (const options of [{}, { codegen: false }, { backend: 'js' }, { backend: 'js', codegen: false }]) {
+    const codec = compile(schema, options);
+    for (const j of [{ a: 'x\ud800' }, ['ok', '\udc00'], { ['k\ud800']: 1 }, { a: { b: ['\ud800y'] } }]) {
+      const error = outcome(() => codec.encode({ j, n: 1 }));
+      const report = codec.check({ j, n: 1 });
+      assert.equal(report.ok, false);
+      assert.deepStrictEqual(report.issues[0], { path: error.path, code: 'invalid_type', message: error.message }, JSON.stringify(options));
+      assert.equal(error.path, '$.j');
+    }
+    // After the errors JS finds, as encode meets them.
+    const report = codec.check({ j: ['\ud800'], n: 'x' });
+    assert.deepStrictEqual(report.issues.map((i) => i.path), ['$.n', '$.j']);
+  }
+});

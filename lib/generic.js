@@ -302,6 +302,9 @@ class Encoder {
     // per level, after `prefix` (a path already rendered, without its `$`).
     this.prefix = '';
     this.segments = [];
+    // Inside a json value, how many segments its path has (else -1): the core refuses a
+    // lone surrogate in it at the json value's path (lib/types/json.js).
+    this.jsonAt = -1;
     this.depth = 0;
     // A scratch encoder (for an error message) never touches the shared tape.
     this.scratch = false;
@@ -390,7 +393,7 @@ class Encoder {
 
   string(x) {
     // The native side refuses lone surrogates on encode; `check` must say so itself.
-    if (this.issues !== null && !x.isWellFormed()) this.lateIssue(loneSurrogate(this.path(), x));
+    if (this.issues !== null && !x.isWellFormed()) this.lateIssue(loneSurrogate(this.path(this.jsonAt), x));
     if (this.strings !== null) this.strings.push(x);
     else if (x.length >= rt.LONG_STRING && !this.scratch) {
       // A long string is a chunk of its own, or in the Latin-1 list, as lib/runtime.js
@@ -416,9 +419,12 @@ class Encoder {
     this.B.push(x);
   }
 
-  path() {
+  /** The path so far, or of its first `n` segments. */
+  path(n = -1) {
     let at = `$${this.prefix}`;
-    for (const s of this.segments) at += typeof s === 'number' ? `[${s}]` : pathKey(s);
+    const segments = this.segments;
+    const end = n < 0 ? segments.length : n;
+    for (let k = 0; k < end; k++) at += typeof segments[k] === 'number' ? `[${segments[k]}]` : pathKey(segments[k]);
     return at;
   }
 

@@ -149,10 +149,41 @@ class ByteEncoder extends Encoder {
       c.depth = this.depth;
       c.late = null;
       c.put(d, x);
+      // Nothing JS refuses: a string (or key) that is not well formed, which the core
+      // refuses after every check JS makes, at the json value's path (as `string`).
+      const lone = illFormed(x);
+      if (lone !== undefined) {
+        this.coreFault(loneSurrogate(this.path(), lone));
+        return;
+      }
       // Written by `put` but not here: a value that changed meanwhile (a getter).
       throw (this.thrown = new ShornError('ERR_SHORN_INVALID', `${this.path()}: invalid value: the json value changed while it was encoded (a getter gave another value the second time)`, { path: this.path() }));
     }
   }
+}
+
+/**
+ * The first string of json value `x` that is not well formed, keys among them, in the order
+ * the core writes them (an object's keys as Object.keys gives them, each before its
+ * value); undefined if none. `x` is one the generic walk took (so no cycle, and within
+ * maxDepth).
+ */
+function illFormed(x) {
+  if (typeof x === 'string') return wellFormed(x) ? undefined : x;
+  if (typeof x !== 'object' || x === null) return undefined;
+  if (Array.isArray(x)) {
+    for (let k = 0; k < x.length; k++) {
+      const s = illFormed(x[k]);
+      if (s !== undefined) return s;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(x)) {
+    if (!wellFormed(key)) return key;
+    const s = illFormed(x[key]);
+    if (s !== undefined) return s;
+  }
+  return undefined;
 }
 
 // ---- decode ---------------------------------------------------------------------------

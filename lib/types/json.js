@@ -124,7 +124,20 @@ module.exports = [
     variable: true,
     emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
     test: (d, x, c) => isJson(x, c),
-    put: (c, d, x) => putBytes(c, x),
+    // Where issues are collected, a lone surrogate in the value is one at the value's own
+    // path, where the core refuses it (generic.js, Encoder#string).
+    put(c, d, x) {
+      if (c.issues === null || c.jsonAt >= 0) {
+        putBytes(c, x);
+        return;
+      }
+      c.jsonAt = c.segments.length;
+      try {
+        putBytes(c, x);
+      } finally {
+        c.jsonAt = -1;
+      }
+    },
     take: (c) => tape.take(c, rt.keyTable(c.m)),
     // Copies both ways (issue 37, finding 2): a default's value in a descriptor is the
     // user's object no longer, and each decode of a default gets its own, so what a caller
