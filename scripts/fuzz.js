@@ -22,6 +22,9 @@
 //   BUFFER), or the very error a user getter or trap threw, unchanged;
 // - the two marshallers agree (same bytes, or the same code and path), and the JS back end
 //   with them (same bytes, values, or the same code, offset, path and message);
+// - `check` (a fifth of the values): ok where encode wrote bytes, else its first issue is
+//   encode's error, path and message, on each codec; `safeDecode` (a quarter of the
+//   messages) reports alike on both back ends;
 // - an accepted message encodes back to the same bytes (a NaN's payload and a union's
 //   variant excepted: then the value must come back, and a second round must be stable);
 //   an encoded value decodes, to a value that encodes to the same bytes;
@@ -748,6 +751,28 @@ function encodeBoth(entry, make, { agree = true, label = 'value', proxyReceiver 
     // and names them otherwise where it describes a wrong value.
     const said = (r) => (r.error && BUILD !== 'browser' ? `${key(r)}: ${r.error.message}` : key(r));
     if (said(a) !== said(c)) throw new Failure('back-ends-disagree-on-encode', `${label}: native ${said(a)}; js ${said(c)}`, { schema: entry.schema });
+    // check: ok where encode wrote bytes, else its first issue is encode's error (path and
+    // message), on every codec; a fifth of the time.
+    if (chance(0.2) && !a.user) {
+      [entry.gen, entry.generic, entry.js].forEach((codec, k) => {
+        const wanted = results[k];
+        let report;
+        try {
+          report = codec.check(make());
+        } catch (e) {
+          // A getter's own error (a re-entrant encode's among them) passes through check
+          // as through encode.
+          if (isShorn(e) && e.code === 'ERR_SHORN_INVALID' && /getter/.test(label)) return;
+          throw new Failure('check-threw', `${label}: ${describeError(e)}`, { schema: entry.schema });
+        }
+        const first = report.ok ? null : report.issues[0];
+        const fine = wanted.bytes ? report.ok : !report.ok && first.path === wanted.error.path && first.message === wanted.error.message;
+        if (!fine) {
+          throw new Failure('check-is-not-encode', `${label}: encode ${wanted.bytes ? 'wrote bytes' : `${wanted.error.path}: ${wanted.error.message}`}; check ${report.ok ? 'ok' : `${first.path}: ${first.message}`}`, { schema: entry.schema });
+        }
+      });
+      count(`check.${a.bytes ? 'ok' : 'issues'}`);
+    }
   }
   for (const r of results) {
     if (r.user) count('encode.user-error');
@@ -1649,6 +1674,11 @@ function runFrames(entry) {
   const readerWant = referenceFrames(codec, bytes, { ...options, maxFrames: Infinity }, false);
   compareFrames('FrameReader', readerFrames(codec, bytes, options), readerWant, bytes, options);
   compareFrames('decoder()', streamFrames(codec, bytes, options), streamWant, bytes, options);
+  // And its stream and chunk reader, in Node (this build's JS back end).
+  if (BUILD === 'node') {
+    compareFrames('FrameReader (JS back end)', readerFrames(entry.js, bytes, options), readerWant, bytes, options);
+    compareFrames('decoder() (JS back end)', streamFrames(entry.js, bytes, options), streamWant, bytes, options);
+  }
   if (bytes.length > 65536) count('frames.over-one-window');
   checkSentinel('frames');
 }
