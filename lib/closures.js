@@ -70,10 +70,6 @@ function setKey(o, key, v) {
 
 // ---- decode ---------------------------------------------------------------------------
 
-/**
- * The state of one decode: the input, where it is, the limits, the estimated heap of the
- * values so far and of the text (`units`, `wide`: two bytes a unit past U+00FF).
- */
 // The core's table of a message's keys (src/types/json.rs, MAX_KEY_IDS and MAX_KEY_BYTES):
 // how many keys it keeps, and the most bytes of one on the wire, its length's included.
 const KEY_IDS = 256;
@@ -95,6 +91,10 @@ function keptBefore(r, key, wire) {
   return false;
 }
 
+/**
+ * The state of one decode: the input, where it is, the limits, the estimated heap of the
+ * values so far and of the text (`units`, `wide`: two bytes a unit past U+00FF).
+ */
 class In {
   constructor(limits, budget) {
     this.b = null;
