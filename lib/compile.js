@@ -18,6 +18,7 @@ const { fromJsonSchema } = require('#json-schema');
 const { fingerprint } = require('./fingerprint');
 const evolve = require('./evolve');
 const { unconstrained } = require('./constraints');
+const { checkSchema } = require('./schema-rules');
 
 const LIMITS = ['maxStringBytes', 'maxBytesLength', 'maxArrayLength', 'maxDepth'];
 const BUDGET = 'maxDecodedBytes';
@@ -387,6 +388,9 @@ function assembleJs(descriptor, text, settings, overrides, info, walkError) {
   if (rt.native !== null) {
     const { limits, budget } = settings;
     rt.native.compile(text, ...limits, -1, 0, budget);
+  } else {
+    // No native compiler here: its rules, in JS.
+    checkSchema(descriptor, text);
   }
   if (walkError) throw walkError;
   const generic = genericMarshaller.build(descriptor, info, null, settings.maxDepth, overrides);
