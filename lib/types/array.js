@@ -65,6 +65,14 @@ const constrained = (d) => d.minItems !== undefined || d.maxItems !== undefined;
 module.exports = [
   {
     name: 'array',
+    members: ['items', 'minItems', 'maxItems'],
+    // src/types/array.rs: lib/schema-rules.js.
+    rules(d, cx) {
+      const of = cx.member(d, 'items');
+      const items = cx.within('[]', () => cx.value(of));
+      const node = { k: 'array', items };
+      return cx.range(d, 'minItems', 'maxItems') ? cx.checked(node) : node;
+    },
     build: (items, options) => buildCounts('array', ['minItems', 'maxItems'], options, { type: 'array', items }),
     constraints: ['minItems', 'maxItems'],
     children: (d) => [[d.items, '[]']],

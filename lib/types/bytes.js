@@ -21,6 +21,9 @@ const satisfies = (d, x) => {
 module.exports = [
   {
     name: 'bytes',
+    members: ['minLength', 'maxLength'],
+    // src/types/bytes.rs: lib/schema-rules.js.
+    rules: (d, cx) => (cx.range(d, 'minLength', 'maxLength') ? cx.checked({ k: 'bytes' }) : { k: 'bytes' }),
     build: (options) => buildCounts('bytes', ['minLength', 'maxLength'], options),
     constraints: ['minLength', 'maxLength'],
     expected: () => 'Uint8Array',

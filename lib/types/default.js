@@ -15,6 +15,14 @@ function schemaError(message) {
 module.exports = [
   {
     name: 'default',
+    members: ['of', 'value'],
+    // src/types/default.rs: lib/schema-rules.js.
+    rules(d, cx) {
+      const inner = cx.node(cx.member(d, 'of'));
+      if (inner.k === 'optional' || inner.k === 'default') throw cx.fail('default of optional or default: a default field is never absent');
+      cx.member(d, 'value');
+      return { k: 'default', inner };
+    },
     build(of, value) {
       if (value === undefined) throw schemaError('t.default takes a type and its default value (not undefined)');
       if (typeof of !== 'object' || of === null) throw schemaError('t.default takes a type and its default value');

@@ -4,9 +4,30 @@
 
 const { ShornError } = require('../errors');
 
+// The compiler's reading of the descriptor (src/types/enumeration.rs: lib/schema-rules.js).
+function rules(d, cx) {
+  const values = cx.member(d, 'values');
+  if (!Array.isArray(values)) throw cx.fail('enum "values" must be an array of strings');
+  if (values.length === 0) throw cx.fail('enum needs at least one value');
+  const seen = new Set();
+  values.forEach((v, i) => {
+    if (typeof v !== 'string') throw cx.fail(`enum value ${i} is a ${cx.kind(v)}, not a string`);
+    if (seen.has(v)) throw cx.fail(`enum value ${JSON.stringify(v)} appears twice`);
+    seen.add(v);
+  });
+  if (Object.hasOwn(d, 'default')) {
+    const s = d.default;
+    if (typeof s !== 'string') throw cx.fail('enum "default" must be a string');
+    if (!seen.has(s)) throw cx.fail(`enum default ${JSON.stringify(s)} is not one of its values`);
+  }
+  return { k: 'enum' };
+}
+
 module.exports = [
   {
     name: 'enum',
+    members: ['values', 'default'],
+    rules,
     // `options.default`: the symbol a reader reads a newer writer's unknown symbols as
     // (schema evolution, lib/evolve.js); not on the wire.
     build(values, options = {}) {

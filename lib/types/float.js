@@ -43,6 +43,23 @@ function floatFromJson(j) {
   return typeof j === 'string' && Object.hasOwn(SPECIAL, j) ? SPECIAL[j] : j;
 }
 
+// The compiler's reading of the descriptor (src/types/float.rs, `constrained`: lib/schema-rules.js).
+function floatRules(name) {
+  return (d, cx) => {
+    const bound = (key) => {
+      const x = cx.number(d, key);
+      if (x !== undefined && !Number.isFinite(x)) throw cx.fail(`${key} of a ${name} must be a finite number`);
+      return x;
+    };
+    const min = bound('min');
+    const max = bound('max');
+    if (min === undefined && max === undefined) return { k: name };
+    const [lo, hi] = [min ?? -Infinity, max ?? Infinity];
+    if (lo > hi) throw cx.fail(`min ${cx.shown(lo)} of a ${name} is greater than its max ${cx.shown(hi)}`);
+    return cx.checked({ k: name });
+  };
+}
+
 function floatType(name) {
   const round = name === 'float32' ? Math.fround : (x) => x;
   function satisfies(d, x) {
@@ -51,6 +68,8 @@ function floatType(name) {
   }
   return {
     name,
+    members: ['min', 'max'],
+    rules: floatRules(name),
     build: (options) => buildFloat(name, options),
     constraints: ['min', 'max'],
     expected: () => `number (${name})`,

@@ -1,7 +1,9 @@
 'use strict';
 // The registry of types: one module per type (or family) in this folder, each holding
 // everything the JS side knows of it: its builder (`t.<name>`), its children (for the one
-// walker, lib/walk.js), the message naming what it expects, its tape slots, and its
+// walker, lib/walk.js), the native compiler's rules for its descriptor (`members` and
+// `rules`, for where no addon loads: lib/schema-rules.js), the message naming what it
+// expects, its tape slots, and its
 // marshalling, both as generated code (`emit*`, lib/codegen.js) and as the generic,
 // no-eval path (`put`, `take`, `test`, lib/generic.js). The Rust side mirrors this
 // layout in src/types/.
@@ -34,7 +36,9 @@ for (const list of MODULES) {
   for (const def of list) {
     if (TYPES.has(def.name)) throw new Error(`shorn: type ${def.name} is defined twice`);
     // `constraints`: the descriptor members that constrain the type's values (lib/constraints.js).
-    TYPES.set(def.name, { children: () => [], constraints: [], ...def });
+    // `members`: what its descriptor may hold besides `type`; `rules(d, cx)`, how the native
+    // compiler reads it (lib/schema-rules.js): a leaf with neither has none.
+    TYPES.set(def.name, { children: () => [], constraints: [], members: [], ...def });
   }
 }
 

@@ -7,7 +7,7 @@
 // other integers, given as bigints and held in the descriptor as strings of decimal digits.
 
 const { ShornError } = require('../errors');
-const { buildConstrained, boundsOf, violations, emitSatisfies } = require('./integer');
+const { buildConstrained, boundsOf, violations, emitSatisfies, integerBounds } = require('./integer');
 
 function decimal(name) {
   return (v, key) => {
@@ -34,6 +34,39 @@ function satisfies(d, x) {
   return (b.min === undefined || x >= b.min) && (b.max === undefined || x <= b.max) && (b.multipleOf === undefined || x % b.multipleOf === 0n);
 }
 
+// src/types/int64.rs, `parse_integer`: canonical decimal digits, up to 20 of them.
+function parseInteger(text) {
+  const digits = text.startsWith('-') ? text.slice(1) : text;
+  const canonical = digits.length > 0 && digits.length <= 20 && /^[0-9]+$/.test(digits) && (digits === '0' || !digits.startsWith('0')) && text !== '-0';
+  return canonical ? BigInt(text) : undefined;
+}
+
+// The compiler's reading of the descriptor (src/types/int64.rs, `constrained`: lib/schema-rules.js).
+function int64Rules(name, lo, hi) {
+  return (d, cx) => {
+    const bound = (key) => {
+      if (!Object.hasOwn(d, key)) return undefined;
+      const j = d[key];
+      if (typeof j !== 'string') throw cx.fail(`${key} of a ${name} must be a string of decimal digits (a bigint), found ${cx.kind(j)}`);
+      const v = parseInteger(j);
+      if (v === undefined || v < lo || v > hi) throw cx.fail(`${key} of a ${name} must be an integer from ${lo} to ${hi} in decimal digits, found ${JSON.stringify(j)}`);
+      return v;
+    };
+    const min = bound('min');
+    const max = bound('max');
+    let multipleOf;
+    if (Object.hasOwn(d, 'multipleOf')) {
+      const j = d.multipleOf;
+      const m = typeof j === 'string' ? parseInteger(j) : undefined;
+      if (m === undefined || m < 1n || m > 18446744073709551615n) throw cx.fail(`multipleOf of a ${name} must be an integer from 1 to 18446744073709551615 in decimal digits`);
+      multipleOf = m;
+    }
+    if (min === undefined && max === undefined && multipleOf === undefined) return { k: name };
+    integerBounds(cx, name, min ?? lo, max ?? hi, multipleOf ?? 1n);
+    return cx.checked({ k: name });
+  };
+}
+
 function int64Type(name, lo, hi, view) {
   const inRange = (x) => `(typeof ${x} === 'bigint' && ${lo}n <= ${x} && ${x} <= ${hi}n)`;
   const min = BigInt(lo);
@@ -41,6 +74,8 @@ function int64Type(name, lo, hi, view) {
   const literal = (v) => `${v}n`;
   return {
     name,
+    members: ['min', 'max', 'multipleOf'],
+    rules: int64Rules(name, BigInt(lo), BigInt(hi)),
     build: (options) => buildConstrained(name, options, decimal(name)),
     constraints: ['min', 'max', 'multipleOf'],
     expected: () => `${name} (bigint ${lo} to ${hi})`,

@@ -66,9 +66,43 @@ const RANGES = [
   ['int32', -2147483648, 2147483647, (x) => `(${x} | 0) === ${x}`, (x) => (x | 0) === x],
 ];
 
-function integerType(name, expected, emitCheck, check) {
+// The compiler's reading of an integer's descriptor (src/types/integer.rs, `constrained`
+// and `bounds`: lib/schema-rules.js): bounds within the type, a divisor that some value
+// between them has. `min` and `max` are bigints here, and for int64 and uint64.
+function integerBounds(cx, name, min, max, multipleOf) {
+  if (min > max) throw cx.fail(`min ${min} of a ${name} is greater than its max ${max}`);
+  const r = ((min % multipleOf) + multipleOf) % multipleOf;
+  const first = r === 0n ? min : min + (multipleOf - r);
+  if (first > max) throw cx.fail(`no ${name} from ${min} to ${max} is a multiple of ${multipleOf}`);
+}
+
+function integerRules(name, lo, hi) {
+  return (d, cx) => {
+    const bound = (key) => {
+      const x = cx.number(d, key);
+      if (x === undefined) return undefined;
+      if (Number.isInteger(x) && x >= lo && x <= hi) return BigInt(x);
+      throw cx.fail(`${key} of a ${name} must be an integer from ${lo} to ${hi}, found ${cx.shown(x)}`);
+    };
+    const min = bound('min');
+    const max = bound('max');
+    let multipleOf;
+    const m = cx.number(d, 'multipleOf');
+    if (m !== undefined) {
+      if (!(Number.isInteger(m) && m >= 1 && m <= Number.MAX_SAFE_INTEGER)) throw cx.fail(`multipleOf must be a safe integer of at least 1, found ${cx.shown(m)}`);
+      multipleOf = BigInt(m);
+    }
+    if (min === undefined && max === undefined && multipleOf === undefined) return { k: name };
+    integerBounds(cx, name, min ?? BigInt(lo), max ?? BigInt(hi), multipleOf ?? 1n);
+    return cx.checked({ k: name });
+  };
+}
+
+function integerType(name, lo, hi, expected, emitCheck, check) {
   return {
     name,
+    members: [...OPTIONS],
+    rules: integerRules(name, lo, hi),
     build: (options) => buildConstrained(name, options),
     constraints: [...OPTIONS],
     expected: () => expected,
@@ -93,9 +127,11 @@ function integerType(name, expected, emitCheck, check) {
 }
 
 module.exports = [
-  ...RANGES.map(([name, lo, hi, emitCheck, check]) => integerType(name, `${name} (integer ${lo} to ${hi})`, emitCheck, check)),
+  ...RANGES.map(([name, lo, hi, emitCheck, check]) => integerType(name, lo, hi, `${name} (integer ${lo} to ${hi})`, emitCheck, check)),
   integerType(
     'int',
+    -Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER,
     'int (safe integer)',
     (x) => `Number.isSafeInteger(${x})`,
     (x) => Number.isSafeInteger(x),
@@ -103,6 +139,7 @@ module.exports = [
 ];
 
 module.exports.buildConstrained = buildConstrained;
+module.exports.integerBounds = integerBounds;
 module.exports.boundsOf = boundsOf;
 module.exports.violations = violations;
 module.exports.emitSatisfies = emitSatisfies;

@@ -31,6 +31,13 @@ module.exports = [
   {
     ...common,
     name: 'literal',
+    members: ['value'],
+    // src/types/literal.rs: lib/schema-rules.js.
+    rules(d, cx) {
+      const v = cx.member(d, 'value');
+      if (v !== null && typeof v === 'object') throw cx.fail(`a literal is a string, number, boolean or null, not ${cx.kind(v)}`);
+      return { k: 'literal', value: v };
+    },
     build(v) {
       const ok = v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
       if (!ok) throw schemaError('t.literal takes a string, a finite number, a boolean or null');
@@ -38,5 +45,5 @@ module.exports = [
       return { type: 'literal', value: v };
     },
   },
-  { ...common, name: 'null', build: () => ({ type: 'null' }) },
+  { ...common, name: 'null', rules: () => ({ k: 'literal', value: null }), build: () => ({ type: 'null' }) },
 ];

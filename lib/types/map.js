@@ -16,6 +16,15 @@ const { buildCounts, within, countViolations } = require('./array');
 module.exports = [
   {
     name: 'map',
+    members: ['keys', 'values', 'maxEntries'],
+    // src/types/map.rs: lib/schema-rules.js.
+    rules(d, cx) {
+      const keysOf = cx.member(d, 'keys');
+      const keys = cx.within('[]', () => cx.value(keysOf));
+      const valuesOf = cx.member(d, 'values');
+      const node = { k: 'map', keys, values: cx.within('[]', () => cx.value(valuesOf)) };
+      return cx.range(d, '', 'maxEntries') ? cx.checked(node) : node;
+    },
     build: (keys, values, options) => buildCounts('map', ['maxEntries'], options, { type: 'map', keys, values }),
     constraints: ['maxEntries'],
     children: (d) => [

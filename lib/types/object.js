@@ -43,6 +43,23 @@ const isObject = (x) => `(typeof ${x} === 'object' && ${x} !== null && !Array.is
 module.exports = [
   {
     name: 'object',
+    members: ['fields', 'strict'],
+    // src/types/object.rs: lib/schema-rules.js.
+    rules(d, cx) {
+      const list = cx.member(d, 'fields');
+      if (!Array.isArray(list)) throw cx.fail('object "fields" must be an array of { name, schema }');
+      if (Object.hasOwn(d, 'strict') && typeof d.strict !== 'boolean') throw cx.fail('object "strict" must be a boolean');
+      const seen = new Set();
+      const fields = list.map((f, i) => {
+        const name = f !== null && typeof f === 'object' && !Array.isArray(f) ? f.name : undefined;
+        if (typeof name !== 'string') throw cx.fail(`object field ${i} needs a string "name"`);
+        if (seen.has(name)) throw cx.fail(`field ${JSON.stringify(name)} appears twice`);
+        seen.add(name);
+        if (!Object.hasOwn(f, 'schema')) throw cx.fail(`object field ${JSON.stringify(name)} needs a "schema"`);
+        return { name, node: cx.within(pathKey(name), () => cx.node(f.schema)) };
+      });
+      return { k: 'object', fields };
+    },
     build(fields, options = {}) {
       if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
         throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: t.object takes an object of { name: type }');

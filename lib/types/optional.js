@@ -6,6 +6,14 @@
 function presence(name, absent) {
   return {
     name,
+    members: ['of'],
+    // src/types/optional.rs: lib/schema-rules.js.
+    rules(d, cx) {
+      const inner = cx.node(cx.member(d, 'of'));
+      if (inner.k === 'optional') throw cx.fail(`${name} of optional: optional must be outermost`);
+      if (inner.k === 'nullable' && name === 'nullable') throw cx.fail('nullable of nullable');
+      return { k: name, inner };
+    },
     build: (of) => ({ type: name, of }),
     children: (d) => [[d.of, '']],
     expected: (d, g) => (name === 'nullable' ? `${g.expected(d.of)} or null` : g.expected(d.of)),

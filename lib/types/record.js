@@ -42,6 +42,13 @@ function builder(K, shape) {
 module.exports = [
   {
     name: 'record',
+    members: ['values', 'maxEntries'],
+    // src/types/record.rs: lib/schema-rules.js.
+    rules(d, cx) {
+      const of = cx.member(d, 'values');
+      const node = { k: 'record', values: cx.within('[]', () => cx.value(of)) };
+      return cx.range(d, '', 'maxEntries') ? cx.checked(node) : node;
+    },
     build: (values, options) => buildCounts('record', ['maxEntries'], options, { type: 'record', values }),
     constraints: ['maxEntries'],
     children: (d) => [[d.values, '[]']],

@@ -21,10 +21,32 @@ const handOff = {
   emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
 };
 
+// The compiler's reading of a definition's or a ref's name (src/types/recursive.rs:
+// lib/schema-rules.js).
+function defName(d, cx) {
+  const name = cx.member(d, 'name');
+  if (typeof name !== 'string' || name === '') throw cx.fail('"name" must be a non-empty string');
+  return name;
+}
+
 module.exports = [
   {
     ...handOff,
     name: 'recursive',
+    members: ['name', 'schema'],
+    // src/types/recursive.rs, `compile_recursive`: a definition, in scope for its own body.
+    rules(d, cx) {
+      const name = defName(d, cx);
+      const id = cx.defs.length;
+      cx.defs.push({ name, node: { k: 'literal', value: null } });
+      cx.scopes.push([name, id]);
+      try {
+        cx.defs[id].node = cx.value(cx.member(d, 'schema'));
+      } finally {
+        cx.scopes.pop();
+      }
+      return { k: 'ref', id };
+    },
     build(name, body) {
       if (typeof name !== 'string' || name === '' || typeof body !== 'function') {
         throw schemaError('t.recursive takes a name and a function (self) => type');
@@ -48,6 +70,13 @@ module.exports = [
   {
     ...handOff,
     name: 'ref',
+    members: ['name'],
+    // src/types/recursive.rs, `compile_ref`: the innermost definition of its name.
+    rules(d, cx) {
+      const name = defName(d, cx);
+      for (let k = cx.scopes.length - 1; k >= 0; k--) if (cx.scopes[k][0] === name) return { k: 'ref', id: cx.scopes[k][1] };
+      throw cx.fail(`ref ${JSON.stringify(name)} is not inside a recursive type of that name`);
+    },
     build(name) {
       if (typeof name !== 'string' || name === '') throw schemaError('t.ref takes the name of an enclosing t.recursive');
       return { type: 'ref', name };

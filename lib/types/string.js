@@ -165,9 +165,30 @@ function emitFormed(g, d, x, format) {
   return parts;
 }
 
+// The compiler's reading of the descriptor (src/types/string.rs, `constrained`:
+// lib/schema-rules.js); its formats in its order, as its message lists them.
+const FORMAT_NAMES = ['email', 'uuid', 'url', 'datetime', 'ipv4', 'ipv6'];
+function rules(d, cx) {
+  const lengths = cx.range(d, 'minLength', 'maxLength');
+  let pattern = false;
+  if (Object.hasOwn(d, 'pattern')) {
+    if (typeof d.pattern !== 'string') throw cx.fail(`pattern must be a string (a RegExp's source), found ${cx.kind(d.pattern)}`);
+    pattern = true;
+  }
+  let format = false;
+  if (Object.hasOwn(d, 'format')) {
+    const f = d.format;
+    if (typeof f !== 'string' || !FORMAT_NAMES.includes(f)) throw cx.fail(`format must be one of ${FORMAT_NAMES.join(', ')}, found ${typeof f === 'string' ? JSON.stringify(f) : cx.kind(f)}`);
+    format = true;
+  }
+  return lengths || pattern || format ? cx.checked({ k: 'string' }) : { k: 'string' };
+}
+
 module.exports = [
   {
     name: 'string',
+    members: ['minLength', 'maxLength', 'pattern', 'format'],
+    rules,
     build,
     constraints: [...OPTIONS],
     expected: () => 'string',

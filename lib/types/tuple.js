@@ -7,6 +7,13 @@ const { ShornError } = require('../errors');
 module.exports = [
   {
     name: 'tuple',
+    members: ['items'],
+    // src/types/tuple.rs: lib/schema-rules.js.
+    rules(d, cx) {
+      const list = cx.member(d, 'items');
+      if (!Array.isArray(list)) throw cx.fail('tuple "items" must be an array of types');
+      return { k: 'tuple', items: list.map((item, i) => cx.within(`[${i}]`, () => cx.value(item))) };
+    },
     build(items) {
       if (!Array.isArray(items)) throw new ShornError('ERR_SHORN_SCHEMA', 'invalid schema: t.tuple takes an array of types');
       return { type: 'tuple', items: [...items] };

@@ -33,9 +33,38 @@ function mostSlots(d, g) {
   return 1 + most;
 }
 
+// The compiler's reading of the descriptors (src/types/union.rs: lib/schema-rules.js).
+function variantsOf(d, cx) {
+  const list = cx.member(d, 'variants');
+  if (!Array.isArray(list)) throw cx.fail('"variants" must be an array of types');
+  if (list.length === 0) throw cx.fail('a union needs at least one variant');
+  return list.map((v, i) => cx.within(`[${i}]`, () => cx.value(v)));
+}
+
+function discriminatedRules(d, cx) {
+  const key = cx.member(d, 'key');
+  if (typeof key !== 'string') throw cx.fail('discriminatedUnion "key" must be a string');
+  const list = variantsOf(d, cx);
+  const tags = new Set();
+  list.forEach((v, i) =>
+    cx.within(`[${i}]`, () => {
+      if (v.k !== 'object') throw cx.fail('each variant of a discriminatedUnion must be an object');
+      const field = v.fields.find((f) => f.name === key);
+      const value = field !== undefined && field.node.k === 'literal' ? field.node.value : undefined;
+      if (typeof value !== 'string' && typeof value !== 'number') throw cx.fail(`each variant needs a field ${JSON.stringify(key)} that is a string or number literal`);
+      const tag = typeof value === 'string' ? `s${value}` : `n${cx.shown(value)}`;
+      if (tags.has(tag)) throw cx.fail(`two variants have the same ${JSON.stringify(key)}`);
+      tags.add(tag);
+    }),
+  );
+  return { k: 'discriminated', variants: list };
+}
+
 module.exports = [
   {
     name: 'union',
+    members: ['variants'],
+    rules: (d, cx) => ({ k: 'union', variants: variantsOf(d, cx) }),
     build(variants) {
       if (!Array.isArray(variants)) throw schemaError('t.union takes an array of types');
       return { type: 'union', variants: [...variants] };
@@ -70,6 +99,8 @@ module.exports = [
   },
   {
     name: 'discriminatedUnion',
+    members: ['key', 'variants'],
+    rules: discriminatedRules,
     build(key, variants) {
       if (typeof key !== 'string') throw schemaError('t.discriminatedUnion takes a key name and an array of objects');
       if (!Array.isArray(variants)) throw schemaError('t.discriminatedUnion takes a key name and an array of objects');
