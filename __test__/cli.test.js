@@ -610,7 +610,7 @@ process.on('exit', () => {
     assert.equal(dec.stdout.toString(), events.slice(0, 50).map((e) => `${line(e)}\n`).join(''));
   });
 
-  test('constant memory: the peak RSS does not grow with the input (32 MB of NDJSON against 4 MB)', async (context) => {
+  test('constant memory: the peak RSS does not grow with the input (64 MB of NDJSON against 4 MB)', async (context) => {
     const s = JSON.stringify(t.object({ id: t.uint32(), text: t.string() }));
     const line = (k) => Buffer.from(`${JSON.stringify({ id: k, text: `${k} ${'lorem ipsum '.repeat(80)}` })}\n`);
     const chunksOf = (megabytes) => {
@@ -624,7 +624,10 @@ process.on('exit', () => {
       return { chunks, lines: k };
     };
     const small = chunksOf(4);
-    const large = chunksOf(32);
+    // 60 MB more input: a stream that kept its input (or its output) would take 60 MB or
+    // more; the bound, 32 MB, leaves room for a loaded machine's GC (95 MB against 62 once,
+    // on Node 24, with the fuzzers and the suite running beside it).
+    const large = chunksOf(64);
     const run = async (input) => {
       const r = await streamCli(['encode', '--stream', '--schema', s], input.chunks);
       assert.equal(r.status, 0, r.stderr);
@@ -640,9 +643,9 @@ process.on('exit', () => {
     const a = await run(small);
     const b = await run(large);
     const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
-    context.diagnostic(`peak RSS: encode ${mb(a.encode)} for 4 MB, ${mb(b.encode)} for 32 MB; decode ${mb(a.decode)} and ${mb(b.decode)}`);
-    assert.ok(b.encode < a.encode + 24 * 1024, `encode: ${mb(b.encode)} against ${mb(a.encode)}`);
-    assert.ok(b.decode < a.decode + 24 * 1024, `decode: ${mb(b.decode)} against ${mb(a.decode)}`);
+    context.diagnostic(`peak RSS: encode ${mb(a.encode)} for 4 MB, ${mb(b.encode)} for 64 MB; decode ${mb(a.decode)} and ${mb(b.decode)}`);
+    assert.ok(b.encode < a.encode + 32 * 1024, `encode: ${mb(b.encode)} against ${mb(a.encode)}`);
+    assert.ok(b.decode < a.decode + 32 * 1024, `decode: ${mb(b.decode)} against ${mb(a.decode)}`);
   });
 });
 
