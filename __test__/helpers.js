@@ -410,7 +410,7 @@ function cliRunner(dir) {
 // The generic marshaller of `descriptor`, as compile makes it: lib/codegen.js takes it to
 // generate code (enum indexes, variant tags, recursive definitions, defaults).
 function marshallerOf(descriptor, info = require('../lib/walk').analyze(descriptor)) {
-  return require('../lib/generic').build(descriptor, info, null, 128).marshaller;
+  return require('../lib/generic').marshaller(descriptor, info, 128);
 }
 
 module.exports = {

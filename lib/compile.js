@@ -9,7 +9,7 @@ const { ShornError, ISSUE, issueOf } = require('./errors');
 const { walk, analyze } = require('./walk');
 const rt = require('#runtime');
 const host = require('#host');
-const codegen = require('#codegen');
+const nativeBackend = require('#native');
 const jsBackend = require('./js-backend');
 const genericMarshaller = require('./generic');
 const { TYPES } = require('./types');
@@ -299,10 +299,11 @@ function descriptorOf(schema) {
   return { descriptor: JSON.parse(text), text };
 }
 
-// The native handle and the marshalling functions of `descriptor`. With `overrides`
-// (lib/evolve.js), decode builds another schema's values from this one's bytes.
+// The marshalling functions of `descriptor`, on the native back end (lib/native.js) or the
+// JS one (lib/js-backend.js). With `overrides` (lib/evolve.js), decode builds another
+// schema's values from this one's bytes.
 function assemble(descriptor, text, settings, overrides) {
-  const { limits, maxDepth, budget, mode } = settings;
+  const { limits, maxDepth, budget } = settings;
   let info;
   let walkError;
   try {
@@ -312,32 +313,19 @@ function assemble(descriptor, text, settings, overrides) {
     info = { layout: { positional: false, strings: 0, blobs: 0 } };
   }
   const { layout } = info;
-  if (settings.backend === 'js') return assembleJs(descriptor, text, settings, overrides, info, walkError);
-  const nat = rt.native.compile(text, ...limits, layout.positional ? layout.strings : -1, layout.blobs, budget);
+  const js = settings.backend === 'js';
+  // The schema is checked by the native compiler where there is one (the native back
+  // end's handle), else by its rules in JS.
+  let nat = null;
+  if (rt.native === null) checkSchema(descriptor, text);
+  else if (js) rt.native.compile(text, ...limits, -1, 0, budget);
+  else nat = rt.native.compile(text, ...limits, layout.positional ? layout.strings : -1, layout.blobs, budget);
   if (walkError) throw walkError;
-
-  const generic = genericMarshaller.build(descriptor, info, nat, maxDepth, overrides);
-  checkDescriptor(descriptor, generic.marshaller);
-  let functions;
-  let generated = false;
-  if (mode !== false) {
-    try {
-      functions = codegen.build(descriptor, info, nat, generic.marshaller, overrides, { maxStringBytes: limits[0], maxArrayLength: limits[2], budget });
-      generated = true;
-    } catch (e) {
-      if (!(e instanceof EvalError)) throw e;
-      if (mode === true) {
-        throw new ShornError(
-          'ERR_SHORN_SCHEMA',
-          `codegen: true, but code generation is not allowed here (${e.message}); use codegen: 'auto' or false`,
-        );
-      }
-    }
-  }
-  if (!generated) functions = generic.functions;
-  generic.marshaller.generates = generated;
-  const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce(descriptor, settings), settings.maxIssues);
-  return { functions: { ...functions, ...reports }, generated, marshaller: generic.marshaller };
+  const m = genericMarshaller.marshaller(descriptor, info, maxDepth, overrides);
+  checkDescriptor(descriptor, m);
+  const { functions, generated } = js ? assembleJs(descriptor, m, settings, info) : nativeBackend.build(descriptor, info, nat, m, overrides, settings);
+  const reports = reporting(m, functions.decode, unconstrainedOnce(descriptor, settings), settings.maxIssues);
+  return { functions: { ...functions, ...reports }, generated, marshaller: m };
 }
 
 // safeDecode's second decode, without constraints, made on first need (only a message
@@ -382,27 +370,14 @@ const jsOutput =
         return new rt.OutBuffer(jsSlab.buf, at, n);
       };
 
-// `assemble` on the JS back end (lib/js-backend.js): the schema is checked by the native
-// compiler where there is one, and the generic marshaller checks values and writes bytes.
-function assembleJs(descriptor, text, settings, overrides, info, walkError) {
-  if (rt.native !== null) {
-    const { limits, budget } = settings;
-    rt.native.compile(text, ...limits, -1, 0, budget);
-  } else {
-    // No native compiler here: its rules, in JS.
-    checkSchema(descriptor, text);
-  }
-  if (walkError) throw walkError;
-  const generic = genericMarshaller.build(descriptor, info, null, settings.maxDepth, overrides);
-  checkDescriptor(descriptor, generic.marshaller);
-  // Objects' reads and writes generated where `codegen` and the runtime allow it.
+// The functions of the JS back end (lib/js-backend.js): the generic marshaller checks
+// values, and closures (generated where `codegen` and the runtime allow it) write bytes.
+function assembleJs(descriptor, m, settings, info) {
   const generate = settings.mode !== false && jsBackend.canGenerate();
   if (settings.mode === true && !generate) {
     throw new ShornError('ERR_SHORN_SCHEMA', "codegen: true, but code generation is not allowed here; use codegen: 'auto' or false");
   }
-  const functions = jsBackend.build(descriptor, generic.marshaller, settings, jsOutput, generate, info);
-  const reports = reporting(generic.marshaller, functions.decode, unconstrainedOnce(descriptor, settings), settings.maxIssues);
-  return { functions: { ...functions, ...reports }, generated: generate, marshaller: generic.marshaller };
+  return { functions: jsBackend.build(descriptor, m, settings, jsOutput, generate, info), generated: generate };
 }
 
 /** What `codec.reader(writer)` returns: decodes the writer's bytes as the reader's values. */

@@ -175,10 +175,6 @@ class Marshaller {
     return c;
   }
 
-  decoder(T, i, S, p, bytes, X = S, q = 0, M = null) {
-    return this.overrides === null ? new Decoder(this, T, i, S, p, bytes, X, q, M) : new ResolvingDecoder(this, T, i, S, p, bytes, X, q, M);
-  }
-
   put(c, d, x) {
     c.put(d, x);
   }
@@ -472,63 +468,6 @@ class Encoder {
   }
 }
 
-/** The state of one decode (or one hand-off from generated code). */
-class Decoder {
-  // `X` from `q`: a large message's wide strings (negative slots; src/codec/text.rs);
-  // `M`: a text's further chunks (lib/codegen.js, `text()`).
-  constructor(m, T, i, S, p, bytes, X, q, M) {
-    this.m = m;
-    this.T = T;
-    this.i = i;
-    this.S = S;
-    this.p = p;
-    this.bytes = bytes;
-    this.X = X;
-    this.q = q;
-    this.M = M;
-  }
-
-  take(d) {
-    return def(d).take(this, d);
-  }
-
-  text() {
-    const n = this.T[this.i++];
-    if (n >= 0) return this.S.slice(this.p, (this.p += n));
-    if (n > -rt.CHUNK_SLOT) return this.X.slice(this.q, (this.q -= n));
-    const M = this.M;
-    if (n > -2 * rt.CHUNK_SLOT) {
-      this.S = M[M[0]++];
-      return this.S.slice(0, (this.p = -rt.CHUNK_SLOT - n));
-    }
-    if (n > -3 * rt.CHUNK_SLOT) {
-      this.X = M[M[0]++];
-      return this.X.slice(0, (this.q = -2 * rt.CHUNK_SLOT - n));
-    }
-    // A kept string (lib/runtime.js, KEPT_SLOT): a repeat, or the first.
-    const st = rt.state;
-    if (n > -4 * rt.KEPT_SLOT) return st.kept[-3 * rt.KEPT_SLOT - n];
-    const v = -4 * rt.KEPT_SLOT - n;
-    const s = this.S.slice(this.p, (this.p += v & 31));
-    // Id 0 starts the call's table (of no prototype, as lib/codegen.js's `text()`).
-    if (v < 32) st.kept = { __proto__: null, 0: s };
-    else st.kept[v >>> 5] = s;
-    return s;
-  }
-
-  read64(view) {
-    return rt.view(this.T, view)[this.i++];
-  }
-
-  target(d) {
-    return this.m.target(d);
-  }
-
-  pathOf(d) {
-    return this.m.pathOf(d);
-  }
-}
-
 // The error the native encoder gives for a lone surrogate (src/codec/error.rs).
 function loneSurrogate(path, x) {
   let k = 0;
@@ -540,104 +479,15 @@ function loneSurrogate(path, x) {
   return new ShornError('ERR_SHORN_INVALID', `${path}: expected a well-formed string, found a lone surrogate at index ${k}`, { path });
 }
 
-/** A decode whose overridden nodes build another schema's values (lib/evolve.js). */
-class ResolvingDecoder extends Decoder {
-  take(d) {
-    const o = this.m.overrides.get(d);
-    return o === undefined ? def(d).take(this, d) : o.take(this, d);
-  }
-}
-
-function build(descriptor, info, nat, maxDepth, overrides = null) {
-  const st = rt.state;
-  const { layout } = info;
+/**
+ * The generic marshaller of `descriptor` (its `put` and `test` walks, JSON forms, caches);
+ * with `overrides`, it decodes another schema's values (lib/evolve.js). The native back
+ * end's functions over it are lib/native.js's, the JS back end's lib/js-backend.js's.
+ */
+function marshaller(descriptor, info, maxDepth, overrides = null) {
   const m = new Marshaller(descriptor, info, maxDepth);
-  m.nat = nat;
   m.overrides = overrides;
-
-  function marshal(v) {
-    if (st.busy) return rt.reenter(marshal, v);
-    st.busy = true;
-    const depth = m.testDepth;
-    m.testDepth = 0;
-    // Per call, so a call made from inside another (a getter that encodes with the same
-    // codec) has its own.
-    const c = m.encoder(st.tape, 0, '', []);
-    if (layout.positional) c.strings = [];
-    try {
-      c.put(descriptor, v);
-      if (st.out.byteLength === 0) rt.checkBuffers();
-      if (!layout.positional) {
-        const text = st.chunks.length === 0 && st.textBase < 0 && st.latin1 === null ? c.S : rt.chunkedText(c.S);
-        return layout.blobs ? nat.encode(text, c.B) : nat.encode(text);
-      }
-      // Positional calls take every string and byte-array argument the schema has. An
-      // absent one is "" (adds no text) or undefined (skipped), so padding at the end
-      // gives the native side the same text and blobs as the generated code's arguments.
-      const strings = c.strings;
-      const blobs = c.B;
-      while (strings.length < layout.strings) strings.push('');
-      while (blobs.length < layout.blobs) blobs.push(undefined);
-      return nat.encode(...strings, ...blobs);
-    } finally {
-      st.busy = false;
-      m.testDepth = depth;
-      if (st.chunks.length !== 0 || st.textBase >= 0 || st.latin1 !== null) rt.endText();
-      if (c.T.length > rt.KEEP_TAPE_SLOTS && c.i * 4 < c.T.length) rt.shrink();
-    }
-  }
-
-  function decode(bytes) {
-    if (st.busy) return rt.reenter(decode, bytes);
-    const n = rt.inputLength(bytes);
-    if (n < 0) throw rt.notBytes(bytes);
-    const S = rt.decodeCall(nat, bytes, n);
-    const X = rt.wideText(S);
-    const M = rt.moreText();
-    // As in lib/codegen.js: a call from user code while values are built gets its own tape.
-    st.busy = true;
-    try {
-      return m.decoder(st.tape, 0, S, 0, bytes, X, 0, M).take(descriptor);
-    } finally {
-      st.busy = false;
-    }
-  }
-
-  // As lib/codegen.js's `decodeFrames`: the whole, sound frames of `bytes` from `start`
-  // on, decoded in one native call, their values built into `out`.
-  function decodeFrames(bytes, start, max, checksum, out, at) {
-    if (st.busy) return false;
-    const S = nat.decodeFrames(bytes, start, max, checksum, at.budget);
-    st.grown = true;
-    const X = rt.wideText(S);
-    const M = rt.moreText();
-    const T = st.tape;
-    const n = T[0];
-    at.end = T[1];
-    at.more = T[2] === 1;
-    at.heap = T[3];
-    st.busy = true;
-    try {
-      const c = m.decoder(T, 4, S, 0, bytes, X, 0, M);
-      for (let k = 0; k < n; k++) out.push(c.take(descriptor));
-    } finally {
-      st.busy = false;
-    }
-    return true;
-  }
-
-  return {
-    functions: {
-      encode: (v) => rt.output(marshal(v)),
-      encodeInto(v, target, offset) {
-        const at = rt.targetOffset(target, offset);
-        return rt.outputInto(marshal(v), target, at);
-      },
-      decode,
-      decodeFrames,
-    },
-    marshaller: m,
-  };
+  return m;
 }
 
 /** JSON forms of the types of `descriptor`, with no codec (for `t.default`). */
@@ -652,4 +502,4 @@ function jsonForms(descriptor) {
   return new Marshaller(descriptor, info, 128);
 }
 
-module.exports = { build, Marshaller, Encoder, jsonForms, loneSurrogate };
+module.exports = { marshaller, Marshaller, Encoder, jsonForms, loneSurrogate };

@@ -314,7 +314,7 @@ const SAB = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
 
 /**
  * The functions of a codec on the JS back end: `encode`, `encodeInto`, `decode` and
- * `decodeFrames`, as lib/generic.js's `build` gives them for the native one.
+ * `decodeFrames`, as lib/native.js's `build` gives them for the native one.
  */
 function build(descriptor, m, settings, output, generate, info) {
   const limits = { maxDepth: settings.maxDepth };
