@@ -37,11 +37,18 @@ test('every type the compiler accepts has a builder in t and a module in lib/typ
 });
 
 test('every type module has its lowering and its value checks (the back ends run on them)', () => {
+  const { TAPE_READS } = require('../lib/native');
+  const { TESTS } = require('../lib/emit-tests');
   for (const [name, def] of TYPES) {
-    for (const member of ['lower', 'put', 'take', 'test', 'expected', 'minBytes']) {
+    for (const member of ['lower', 'put', 'test', 'expected', 'minBytes']) {
       assert.equal(typeof def[member], 'function', `lib/types: ${name}.${member}`);
     }
+    // What the native back end keeps of each type: its tape read, its test as generated code.
+    assert.equal(typeof TAPE_READS[name], 'function', `lib/native.js TAPE_READS: ${name}`);
+    assert.equal(typeof TESTS[name], 'function', `lib/emit-tests.js TESTS: ${name}`);
   }
+  assert.deepStrictEqual(Object.keys(TAPE_READS).sort(), [...TYPES.keys()].sort());
+  assert.deepStrictEqual(Object.keys(TESTS).sort(), [...TYPES.keys()].sort());
 });
 
 test('every operation a type lowers to has its byte walk, its tape read and its tape write', () => {

@@ -9,6 +9,7 @@ const { TYPES } = require('./types');
 const { pathKey } = require('./errors');
 const rt = require('#runtime');
 const { literalKey } = require('./types/object');
+const { emitTest } = require('./emit-tests');
 const { MAX_FUNCTION_NODES } = require('./walk');
 const { lowering } = require('./lower');
 const { sizesOf } = require('./inspect');
@@ -456,7 +457,7 @@ class Generator {
 
   /** A boolean expression: whether `x` is a valid value of `d`. */
   test(d, x) {
-    return this.handedOff.has(d) ? `G.test(${this.constant(d)}, ${x})` : TYPES.get(d.type).emitTest(this, d, x);
+    return this.handedOff.has(d) ? `G.test(${this.constant(d)}, ${x})` : emitTest(this, d, x);
   }
 
   /**

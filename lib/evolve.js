@@ -432,10 +432,9 @@ for (const t of [...INTEGERS, 'float32', 'float64', 'int64', 'uint64']) {
     if (!(WIDENS[w.type] || []).includes(r.type)) return false;
     if (BIGINTS.has(r.type)) {
       // Numbers on the writer's tape, bigints in the reader's values.
-      const own = TYPES.get(w.type);
       this.override(w, {
         emit: (g) => `BigInt(${g.takeOwn(w)})`,
-        take: (c) => BigInt(own.take(c, w)),
+        take: (c) => BigInt(c.takeOwn(w)),
         fromValue: (v) => BigInt(v),
       });
     }

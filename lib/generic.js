@@ -3,8 +3,8 @@
 // code, for places where `new Function` is forbidden (a strict Content Security Policy).
 // It writes the same tape and the same native arguments as lib/codegen.js, so the bytes
 // are identical (the tests check it). Generated code also hands it the values whose shape
-// is only known at run time (recursive types, json). Each type's own `put`, `take` and
-// `test` are in lib/types/.
+// is only known at run time (recursive types, json). Each type's own `put` and `test` are in
+// lib/types/; the tape read of the native back end, lib/native.js.
 
 const { TYPES } = require('./types');
 const { tagIndex } = require('./types/union');

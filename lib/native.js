@@ -4,12 +4,109 @@
 // be generated, the generic marshaller's walk (each type's `put` and `take`). A browser or
 // worker build has no addon, and none of this (package.json "imports", `#native`).
 
-const { TYPES } = require('./types');
 const { ShornError } = require('./errors');
 const rt = require('#runtime');
 const codegen = require('#codegen');
 
-const def = (d) => TYPES.get(d.type);
+const jsonTape = require('#json-tape');
+const { MIN_SHAPE, MAX_SHAPE, INDEX_KEY } = require('./types/record');
+const string = require('./types/string');
+
+// Each type's read of the tape, by type name: the slots its `put` (lib/types/*.js) wrote,
+// as the core leaves them after a decode (docs/DESIGN.md), made into the value. `c` is the
+// Decoder below (its `take` for a child, `text` for the next string).
+const TAPE_READS = {
+  array(c, d) {
+    const n = c.T[c.i++];
+    const a = [];
+    for (let k = 0; k < n; k++) a.push(c.take(d.items));
+    return a;
+  },
+  bool: (c) => c.T[c.i++] !== 0,
+  bytes: (c) => rt.copyBytes(c.bytes, c.T[c.i++], c.T[c.i++]),
+  date: (c) => new Date(c.T[c.i++]),
+  default: (c, d) => c.take(d.of),
+  enum: (c, d) => d.values[c.T[c.i++]],
+  int64: (c) => c.read64('TI'),
+  uint64: (c) => c.read64('TU'),
+  json: (c) => jsonTape.take(c, rt.keyTable(c.m)),
+  literal: (c, d) => d.value,
+  null: () => null,
+  map(c, d) {
+    const n = c.T[c.i++];
+    const at = c.T[c.i++];
+    const m = new Map();
+    for (let k = 0; k < n; k++) {
+      const key = c.take(d.keys);
+      m.set(key, c.take(d.values));
+    }
+    if (m.size !== n) throw rt.repeatedKey(at, c.pathOf(d));
+    return m;
+  },
+  object(c, d) {
+    const o = {};
+    for (const f of d.fields) {
+      if (f.schema.type === 'optional') {
+        if (c.T[c.i++] !== 0) rt.defineOwn(o, f.name, c.take(f.schema.of));
+      } else {
+        rt.defineOwn(o, f.name, c.take(f.schema));
+      }
+    }
+    return o;
+  },
+  optional: (c, d) => (c.T[c.i++] !== 0 ? c.take(d.of) : undefined),
+  nullable: (c, d) => (c.T[c.i++] !== 0 ? c.take(d.of) : null),
+  record(c, d) {
+    const n = c.T[c.i++];
+    const o = {};
+    const K = rt.keyTable(c.m);
+    // The shape slot (lib/types/record.js): here only a first record of a shape counts,
+    // whose key ids a later record or json object of the message may build by (this path
+    // builds key by key: it also runs where code is not generated).
+    const slot = n >= MIN_SHAPE && n <= MAX_SHAPE ? c.T[c.i++] : -1;
+    const ids = slot <= -2 ? [] : null;
+    for (let k = 0; k < n; k++) {
+      const id = c.T[c.i++];
+      let key, own;
+      if (id >= 0) {
+        key = K.names[id];
+        own = K.own[id];
+      } else if (id <= INDEX_KEY) {
+        key = INDEX_KEY - id;
+        own = key in rt.ObjectPrototype;
+      } else {
+        key = c.text();
+        own = rt.onPrototype(key);
+        if (id !== -1) rt.keepKey(K, id, key, own);
+      }
+      if (ids !== null) ids.push(id >= 0 ? id : -2 - id);
+      const v = c.take(d.values);
+      if (own) rt.defineOwn(o, key, v);
+      else o[key] = v;
+    }
+    if (ids !== null) rt.defineShape(K, slot, ids);
+    return o;
+  },
+  recursive: (c, d) => c.take(d.schema),
+  ref: (c, d) => c.take(c.target(d).schema),
+  string(c, d) {
+    const s = c.text();
+    if (string.checkedByJs(d) && !string.formedOnDecode(d, s)) throw c.m.decodeViolation(c.m.nat, c.bytes, c.i - 1, d, s);
+    return s;
+  },
+  tuple(c, d) {
+    // Pushed, so that the array is packed as in generated code (`map` makes a holey one).
+    const out = [];
+    for (const item of d.items) out.push(c.take(item));
+    return out;
+  },
+  union: (c, d) => c.take(d.variants[c.T[c.i++]]),
+  discriminatedUnion: (c, d) => c.take(d.variants[c.T[c.i++]]),
+};
+for (const name of ['uint8', 'int8', 'uint16', 'uint32', 'int16', 'int32', 'int', 'float32', 'float64']) TAPE_READS[name] = (c) => c.T[c.i++];
+for (const Class of [Float64Array, Float32Array, Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array]) {
+  TAPE_READS[Class.name[0].toLowerCase() + Class.name.slice(1)] = (c) => rt.copyTyped(Class, c.bytes, c.T[c.i++], c.T[c.i++]);
+}
 
 /**
  * The codec functions of `descriptor` on the native back end, over generic marshaller `m`
@@ -57,7 +154,7 @@ class Decoder {
   }
 
   take(d) {
-    return def(d).take(this, d);
+    return TAPE_READS[d.type](this, d);
   }
 
   text() {
@@ -84,6 +181,11 @@ class Decoder {
     return s;
   }
 
+  /** `d`'s own read, where an override (lib/evolve.js) reads the writer's value first. */
+  takeOwn(d) {
+    return TAPE_READS[d.type](this, d);
+  }
+
   read64(view) {
     return rt.view(this.T, view)[this.i++];
   }
@@ -101,7 +203,7 @@ class Decoder {
 class ResolvingDecoder extends Decoder {
   take(d) {
     const o = this.m.overrides.get(d);
-    return o === undefined ? def(d).take(this, d) : o.take(this, d);
+    return o === undefined ? TAPE_READS[d.type](this, d) : o.take(this, d);
   }
 }
 
@@ -195,4 +297,4 @@ function tapeFunctions(m, nat, descriptor, layout) {
   };
 }
 
-module.exports = { build };
+module.exports = { build, TAPE_READS };

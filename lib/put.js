@@ -14,7 +14,7 @@
 // PUT_ITEMS[op.op](g, op, x, n, path): the loop over an array's `n` items of that
 // operation where the item type writes them all at once (json).
 
-const { TYPES } = require('./types');
+const { emitKind } = require('./emit-tests');
 const integer = require('./types/integer');
 const float = require('./types/float');
 const string = require('./types/string');
@@ -33,7 +33,7 @@ const RAW_SLOTS = 128;
 // A number of one tape slot: its type's own check, then its bounds.
 function putInteger(g, op, x, path, room, shown) {
   const d = op.d;
-  g.enc.push(`if (!(${TYPES.get(d.type).emitKind(x)})) ${g.fail(path, shown, x)}`);
+  g.enc.push(`if (!(${emitKind(d, x)})) ${g.fail(path, shown, x)}`);
   if (integer.boundsOf(d)) g.enc.push(`if (!(${integer.emitSatisfies(d, x)})) ${g.violated(path, d, x)}`);
   g.enc.push(`T[i++] = ${x};`);
 }
@@ -48,7 +48,7 @@ function putFloat(g, op, x, path, room, shown) {
 // Through the tape's BigInt64Array (TI) or BigUint64Array (TU) view; bounds as bigints.
 function putInt64(g, op, x, path, room, shown) {
   const d = op.d;
-  g.enc.push(`if (!${TYPES.get(d.type).emitKind(x)}) ${g.fail(path, shown, x)}`);
+  g.enc.push(`if (!${emitKind(d, x)}) ${g.fail(path, shown, x)}`);
   if (integer.boundsOf(d)) g.enc.push(`if (!(${integer.emitSatisfies(d, x, (v) => `${v}n`)})) ${g.violated(path, d, x)}`);
   g.enc.push(`${op.op === 'int64' ? 'TI' : 'TU'}[i++] = ${x};`);
 }

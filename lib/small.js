@@ -14,7 +14,7 @@
 // call; and records on the read side) has neither: `g.read` and `g.write` then give null
 // and false, and the schema keeps the native path. `g` is the lib/codegen.js Generator:
 // its cursors (`readByte`, `readVarint`, `writeVarint`, ...) and its tests (`g.test`, each
-// type's `emitTest`) are shared with the tape paths.
+// type's test as generated code, lib/emit-tests.js) are shared with the tape paths.
 
 const rt = require('#runtime');
 const integer = require('./types/integer');
@@ -67,7 +67,7 @@ function readInteger(g, op) {
   return v;
 }
 
-// What the tape path checks (`emitTest`), then the bytes.
+// What the tape path checks (lib/emit-tests.js), then the bytes.
 function writeInteger(g, op, x) {
   g.wr.push(`if (!${g.test(op.d, x)}) break write;`);
   INTEGER_WRITE[op.op](g, x);
@@ -160,7 +160,7 @@ const READ = {
     return `new Date(${unzigzag53Js(g.readVarint53())})`;
   },
   // An ASCII string of up to 16 characters (`rt.asciiText`); other text gives up the JS
-  // read. A constrained one is checked as `emitTest` checks it (its lengths, pattern and
+  // read. A constrained one is checked as lib/emit-tests.js checks it (its lengths, pattern and
   // format, as encode checks them); one that breaks them gives up the JS read too, and the
   // native decode reports it. On the JS back end (`g.limits.anyText`, lib/small-text.js
   // `smallText`), any well-formed text of the message, whose estimate (two bytes a UTF-16
@@ -286,7 +286,7 @@ const WRITE = {
     return true;
   },
   // An ASCII string, its length then its chars; other text gives up the JS write.
-  // Constraints are checked as `emitTest` checks them, the formats the native side checks
+  // Constraints are checked as lib/emit-tests.js checks them, the formats the native side checks
   // on encode included.
   string(g, op, x) {
     g.wr.push(`if (!(${g.test(op.d, x)})) break write;`);

@@ -79,18 +79,6 @@ module.exports = [
     expected: () => 'array',
     slots: () => 1,
     variable: true,
-    emitTest(g, d, x) {
-      return g.predicate(d, x, (y, fail) => {
-        const k = g.fresh('k');
-        const n = g.fresh('n');
-        return [
-          `if (!Array.isArray(${y})) ${fail}`,
-          `const ${n} = ${y}.length;`,
-          ...(constrained(d) ? [`if (!(${emitCount(n, d.minItems, d.maxItems)})) ${fail}`] : []),
-          `for (let ${k} = 0; ${k} < ${n}; ${k}++) if (!(${g.test(d.items, `${y}[${k}]`)})) ${fail}`,
-        ];
-      });
-    },
     // A loop, not every(): every() skips holes, which made a sparse array of length 2^32 - 1
     // take minutes to be refused; a hole is undefined, which no item type takes. The length
     // is read once, as encoding reads it: an item's getter that appends to the array made a
@@ -114,12 +102,6 @@ module.exports = [
         c.put(d.items, x[k]);
         c.segments.pop();
       }
-    },
-    take(c, d) {
-      const n = c.T[c.i++];
-      const a = [];
-      for (let k = 0; k < n; k++) a.push(c.take(d.items));
-      return a;
     },
     toJson: (d, x, c) => (Array.isArray(x) ? Array.from(x, (y) => c.toJson(d.items, y)) : x),
     fromJson: (d, j, c) => (Array.isArray(j) ? j.map((y) => c.fromJson(d.items, y)) : j),

@@ -7,13 +7,11 @@ module.exports = [
     build: () => ({ type: 'bool' }),
     expected: () => 'boolean',
     slots: () => 1,
-    emitTest: (g, d, x) => `typeof ${x} === 'boolean'`,
     test: (d, x) => typeof x === 'boolean',
     put(c, d, x, shown) {
       if (typeof x !== 'boolean') throw c.fail(shown, x);
       c.write(x ? 1 : 0);
     },
-    take: (c) => c.T[c.i++] !== 0,
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
     lower: () => ({ op: 'bool' }),

@@ -9,7 +9,7 @@
 const rt = require('#runtime');
 const host = require('#host');
 const { describe } = require('../errors');
-const { buildCounts, countViolations, emitCount } = require('./array');
+const { buildCounts, countViolations } = require('./array');
 
 const constrained = (d) => d.minLength !== undefined || d.maxLength !== undefined;
 // The true length, read through the typed-array intrinsic (a subclass's getter never runs).
@@ -29,8 +29,6 @@ module.exports = [
     expected: () => 'Uint8Array',
     slots: () => 0,
     blobs: 1,
-    emitTest: (g, d, x) =>
-      constrained(d) ? `(rt.typedKind(${x}) === 'Uint8Array' && ${emitCount(`rt.inputLength(${x})`, d.minLength, d.maxLength)})` : `rt.typedKind(${x}) === 'Uint8Array'`,
     test: (d, x) => rt.typedKind(x) === 'Uint8Array' && (!constrained(d) || satisfies(d, x)),
     satisfies,
     violations: (d, x) => countViolations('Uint8Array', 'byte', rt.inputLength(x), d.minLength, d.maxLength, describe(x)),
@@ -39,7 +37,6 @@ module.exports = [
       if (constrained(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.blob(x);
     },
-    take: (c) => rt.copyBytes(c.bytes, c.T[c.i++], c.T[c.i++]),
     // JSON form: base64; read back from base64 or an array of byte values.
     toJson: (d, x) => (rt.typedKind(x) === 'Uint8Array' ? host.base64(x) : x),
     fromJson(d, j) {

@@ -12,14 +12,12 @@ module.exports = [
     build: () => ({ type: 'date' }),
     expected: () => 'valid Date',
     slots: () => 1,
-    emitTest: (g, d, x) => `rt.dateTime(${x}) === rt.dateTime(${x})`,
     test: (d, x) => !Number.isNaN(rt.dateTime(x)),
     put(c, d, x, shown) {
       const ms = rt.dateTime(x);
       if (ms !== ms) throw c.fail(shown, x);
       c.write(ms);
     },
-    take: (c) => new Date(c.T[c.i++]),
     // JSON form: the ISO string (Date#toISOString); read back from it or from epoch ms.
     toJson: (d, x) => (rt.dateTime(x) === rt.dateTime(x) ? new Date(rt.dateTime(x)).toISOString() : x),
     fromJson(d, j) {

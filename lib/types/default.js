@@ -33,12 +33,10 @@ module.exports = [
     children: (d) => [[d.of, '']],
     expected: (d, g) => g.expected(d.of),
     slots: (d, g) => g.slots(d.of),
-    emitTest: (g, d, x) => `(${x} === undefined || ${g.test(d.of, x)})`,
     test: (d, x, c) => x === undefined || c.test(d.of, x),
     put(c, d, x) {
       c.put(d.of, x === undefined ? c.m.defaultValue(d) : x);
     },
-    take: (c, d) => c.take(d.of),
     toJson: (d, x, c) => c.toJson(d.of, x),
     fromJson: (d, j, c) => c.fromJson(d.of, j),
     lower: (d, L) => ({ op: 'default', of: L.node(d.of) }),

@@ -46,16 +46,12 @@ module.exports = [
             .map((v) => JSON.stringify(v))
             .join(', ')}, ... (${d.values.length} values)`,
     slots: () => 1,
-    emitTest(g, d, x) {
-      return `(typeof ${x} === 'string' && ${g.constant(new Set(d.values))}.has(${x}))`;
-    },
     test: (d, x) => typeof x === 'string' && d.values.includes(x),
     put(c, d, x, shown) {
       const k = typeof x === 'string' ? c.index(d).get(x) : undefined;
       if (k === undefined) throw c.fail(shown, x);
       c.write(k);
     },
-    take: (c, d) => d.values[c.T[c.i++]],
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
     lower: (d, L) => ({ op: 'enum', values: d.values, index: L.m.index(d) }),

@@ -74,7 +74,6 @@ function floatType(name) {
     constraints: ['min', 'max'],
     expected: () => `number (${name})`,
     slots: () => 1,
-    emitTest: (g, d, x) => (boundsOf(d) ? `(typeof ${x} === 'number' && ${emitSatisfies(d, x)})` : `typeof ${x} === 'number'`),
     test: (d, x) => typeof x === 'number' && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     // A NaN is reported against the bound there is, the minimum first.
@@ -90,7 +89,6 @@ function floatType(name) {
       if (boundsOf(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.write(x);
     },
-    take: (c) => c.T[c.i++],
     // JSON form: a number; NaN, the infinities and -0 as the strings "NaN", "Infinity",
     // "-Infinity" and "-0", which JSON cannot spell as numbers.
     toJson: (d, x) => floatToJson(x),

@@ -7,7 +7,7 @@
 // other integers, given as bigints and held in the descriptor as strings of decimal digits.
 
 const { ShornError } = require('../errors');
-const { buildConstrained, boundsOf, violations, emitSatisfies, integerBounds } = require('./integer');
+const { buildConstrained, boundsOf, violations, integerBounds } = require('./integer');
 
 function decimal(name) {
   return (v, key) => {
@@ -68,10 +68,8 @@ function int64Rules(name, lo, hi) {
 }
 
 function int64Type(name, lo, hi, view) {
-  const inRange = (x) => `(typeof ${x} === 'bigint' && ${lo}n <= ${x} && ${x} <= ${hi}n)`;
   const min = BigInt(lo);
   const max = BigInt(hi);
-  const literal = (v) => `${v}n`;
   return {
     name,
     members: ['min', 'max', 'multipleOf'],
@@ -81,9 +79,6 @@ function int64Type(name, lo, hi, view) {
     expected: () => `${name} (bigint ${lo} to ${hi})`,
     slots: () => 1,
     uses64: true,
-    // The type's own check of `x`, without its constraints, as generated code.
-    emitKind: inRange,
-    emitTest: (g, d, x) => (boundsOf(d) ? `(${inRange(x)} && ${emitSatisfies(d, x, literal)})` : inRange(x)),
     test: (d, x) => typeof x === 'bigint' && x >= min && x <= max && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     violations,
@@ -92,7 +87,6 @@ function int64Type(name, lo, hi, view) {
       if (boundsOf(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.write64(x, view);
     },
-    take: (c) => c.read64(view),
     // JSON form: a number where it is a safe integer, else a string of digits.
     toJson: (d, x) => (x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : String(x)),
     fromJson(d, j) {

@@ -98,7 +98,7 @@ function integerRules(name, lo, hi) {
   };
 }
 
-function integerType(name, lo, hi, expected, emitCheck, check) {
+function integerType(name, lo, hi, expected, check) {
   return {
     name,
     members: [...OPTIONS],
@@ -107,9 +107,6 @@ function integerType(name, lo, hi, expected, emitCheck, check) {
     constraints: [...OPTIONS],
     expected: () => expected,
     slots: () => 1,
-    // The type's own check of `x`, without its constraints, as generated code.
-    emitKind: (x) => `typeof ${x} === 'number' && ${emitCheck(x)}`,
-    emitTest: (g, d, x) => `(typeof ${x} === 'number' && ${emitCheck(x)}${boundsOf(d) ? ` && ${emitSatisfies(d, x)}` : ''})`,
     test: (d, x) => typeof x === 'number' && check(x) && (!boundsOf(d) || satisfies(d, x)),
     satisfies,
     violations,
@@ -118,7 +115,6 @@ function integerType(name, lo, hi, expected, emitCheck, check) {
       if (boundsOf(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.write(x);
     },
-    take: (c) => c.T[c.i++],
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
     lower: () => ({ op: name }),
@@ -127,13 +123,12 @@ function integerType(name, lo, hi, expected, emitCheck, check) {
 }
 
 module.exports = [
-  ...RANGES.map(([name, lo, hi, emitCheck, check]) => integerType(name, lo, hi, `${name} (integer ${lo} to ${hi})`, emitCheck, check)),
+  ...RANGES.map(([name, lo, hi, , check]) => integerType(name, lo, hi, `${name} (integer ${lo} to ${hi})`, check)),
   integerType(
     'int',
     -Number.MAX_SAFE_INTEGER,
     Number.MAX_SAFE_INTEGER,
     'int (safe integer)',
-    (x) => `Number.isSafeInteger(${x})`,
     (x) => Number.isSafeInteger(x),
   ),
 ];
@@ -143,3 +138,4 @@ module.exports.integerBounds = integerBounds;
 module.exports.boundsOf = boundsOf;
 module.exports.violations = violations;
 module.exports.emitSatisfies = emitSatisfies;
+module.exports.RANGES = RANGES;

@@ -122,7 +122,6 @@ module.exports = [
     expected: () => EXPECTED,
     slots: () => 0,
     variable: true,
-    emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
     test: (d, x, c) => isJson(x, c),
     // Where issues are collected, a lone surrogate in the value is one at the value's own
     // path, where the core refuses it (generic.js, Encoder#string).
@@ -138,7 +137,6 @@ module.exports = [
         c.jsonAt = -1;
       }
     },
-    take: (c) => tape.take(c, rt.keyTable(c.m)),
     // Copies both ways (issue 37, finding 2): a default's value in a descriptor is the
     // user's object no longer, and each decode of a default gets its own, so what a caller
     // does with a decoded value changes neither the next decode nor the schema.

@@ -15,12 +15,10 @@ function value(d) {
 const common = {
   expected: (d) => (value(d) === null ? 'null' : `${JSON.stringify(value(d))} (literal)`),
   slots: () => 0,
-  emitTest: (g, d, x) => (typeof value(d) === 'number' ? `Object.is(${x}, ${JSON.stringify(value(d))})` : `${x} === ${JSON.stringify(value(d))}`),
   test: (d, x) => Object.is(x, value(d)),
   put(c, d, x, shown) {
     if (!Object.is(x, value(d))) throw c.fail(shown, x);
   },
-  take: (c, d) => value(d),
   toJson: (d, x) => x,
   fromJson: (d, j) => j,
   lower: (d) => ({ op: 'const', value: value(d) }),

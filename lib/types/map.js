@@ -34,16 +34,6 @@ module.exports = [
     expected: () => 'Map',
     slots: () => 1,
     variable: true,
-    emitTest(g, d, x) {
-      return g.predicate(d, x, (y, fail) => {
-        const e = g.fresh('e');
-        return [
-          `if (!rt.isMap(${y})) ${fail}`,
-          ...(d.maxEntries === undefined ? [] : [`if (${y}.size > ${d.maxEntries}) ${fail}`]),
-          `for (const ${e} of ${y}) if (!(${g.test(d.keys, `${e}[0]`)}) || !(${g.test(d.values, `${e}[1]`)})) ${fail}`,
-        ];
-      });
-    },
     test: (d, x, c) => rt.isMap(x) && within(x.size, undefined, d.maxEntries) && [...x].every(([k, v]) => c.test(d.keys, k) && c.test(d.values, v)),
     satisfies: (d, x) => within(x.size, undefined, d.maxEntries),
     violations: (d, x) => countViolations('Map', 'entry', x.size, undefined, d.maxEntries, describe(x)),
@@ -66,17 +56,6 @@ module.exports = [
     fromJson(d, j, c) {
       if (!Array.isArray(j) || !j.every((e) => Array.isArray(e) && e.length === 2)) return j;
       return new Map(j.map(([k, v]) => [c.fromJson(d.keys, k), c.fromJson(d.values, v)]));
-    },
-    take(c, d) {
-      const n = c.T[c.i++];
-      const at = c.T[c.i++];
-      const m = new Map();
-      for (let k = 0; k < n; k++) {
-        const key = c.take(d.keys);
-        m.set(key, c.take(d.values));
-      }
-      if (m.size !== n) throw rt.repeatedKey(at, c.pathOf(d));
-      return m;
     },
     lower: (d, L) => ({ op: 'map', keys: L.node(d.keys), values: L.node(d.values), max: d.maxEntries, minEntry: Math.max(1, L.minBytes(d.keys) + L.minBytes(d.values)), entryCost: L.entryCost(d) }),
     minBytes: () => 1,

@@ -74,19 +74,6 @@ module.exports = [
         : [],
     expected: () => 'object',
     slots: (d, g) => d.fields.reduce((n, f) => n + g.slots(f.schema), 0),
-    emitTest(g, d, x) {
-      return g.predicate(d, x, (y, fail) => {
-        const lines = [`if (!${isObject(y)}) ${fail}`];
-        for (const f of d.fields) {
-          const v = g.fresh('f');
-          lines.push(`const ${v} = ${readField(y, f.name)};`);
-          if (f.schema.type === 'optional') lines.push(`if (${v} !== undefined && !(${g.test(f.schema.of, v)})) ${fail}`);
-          else lines.push(`if (!(${g.test(f.schema, v)})) ${fail}`);
-        }
-        if (d.strict) lines.push(`if (!rt.onlyKeys(${y}, ${g.constant(new Set(d.fields.map((f) => f.name)))})) ${fail}`);
-        return lines;
-      });
-    },
     test(d, x, c) {
       if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
       for (const f of d.fields) {
@@ -127,17 +114,6 @@ module.exports = [
       for (const f of d.fields) {
         const y = Object.hasOwn(j, f.name) ? j[f.name] : undefined;
         if (y !== undefined || (f.schema.type !== 'optional' && f.schema.type !== 'default')) rt.defineOwn(o, f.name, c.fromJson(f.schema, y));
-      }
-      return o;
-    },
-    take(c, d) {
-      const o = {};
-      for (const f of d.fields) {
-        if (f.schema.type === 'optional') {
-          if (c.T[c.i++] !== 0) rt.defineOwn(o, f.name, c.take(f.schema.of));
-        } else {
-          rt.defineOwn(o, f.name, c.take(f.schema));
-        }
       }
       return o;
     },

@@ -18,7 +18,6 @@ function presence(name, absent) {
     children: (d) => [[d.of, '']],
     expected: (d, g) => (name === 'nullable' ? `${g.expected(d.of)} or null` : g.expected(d.of)),
     slots: (d, g) => 1 + g.slots(d.of),
-    emitTest: (g, d, x) => `(${x} === ${absent} || ${g.test(d.of, x)})`,
     test: (d, x, c) => x === (name === 'nullable' ? null : undefined) || c.test(d.of, x),
     put(c, d, x) {
       if (x === (name === 'nullable' ? null : undefined)) {
@@ -28,7 +27,6 @@ function presence(name, absent) {
         c.put(d.of, x, name === 'nullable' ? d : undefined);
       }
     },
-    take: (c, d) => (c.T[c.i++] !== 0 ? c.take(d.of) : name === 'nullable' ? null : undefined),
     toJson: (d, x, c) => (x === (name === 'nullable' ? null : undefined) ? x : c.toJson(d.of, x)),
     fromJson: (d, j, c) => (j === (name === 'nullable' ? null : undefined) ? j : c.fromJson(d.of, j)),
     lower: (d, L) => ({ op: 'presence', absent: name === 'nullable' ? null : undefined, of: L.node(d.of), cost: L.cost(d.of) }),

@@ -11,7 +11,7 @@
 // Constraints (docs/FORMAT.md, "record"): `maxEntries`, checked before any entry.
 
 const rt = require('#runtime');
-const { buildCounts, emitCount, within, countViolations } = require('./array');
+const { buildCounts, within, countViolations } = require('./array');
 
 const entries = (n) => `object (${n} ${n === 1 ? 'entry' : 'entries'})`;
 
@@ -55,13 +55,6 @@ module.exports = [
     expected: () => 'plain object (record)',
     slots: () => 1,
     variable: true,
-    emitTest(g, d, x) {
-      return g.predicate(d, x, (y, fail) => {
-        const k = g.fresh('k');
-        const count = d.maxEntries === undefined ? [] : [`if (!(${emitCount(`Object.keys(${y}).length`, undefined, d.maxEntries)})) ${fail}`];
-        return [`if (!rt.isPlainObject(${y})) ${fail}`, ...count, `for (const ${k} of Object.keys(${y})) if (!(${g.test(d.values, `${y}[${k}]`)})) ${fail}`];
-      });
-    },
     test: (d, x, c) => rt.isPlainObject(x) && within(Object.keys(x).length, undefined, d.maxEntries) && Object.keys(x).every((k) => c.test(d.values, x[k])),
     satisfies: (d, x) => within(Object.keys(x).length, undefined, d.maxEntries),
     violations: (d, x) => countViolations('plain object (record)', 'entry', Object.keys(x).length, undefined, d.maxEntries, entries(Object.keys(x).length)),
@@ -87,37 +80,6 @@ module.exports = [
       if (!rt.isPlainObject(j)) return j;
       const o = {};
       for (const k of Object.keys(j)) rt.defineOwn(o, k, c.fromJson(d.values, j[k]));
-      return o;
-    },
-    take(c, d) {
-      const n = c.T[c.i++];
-      const o = {};
-      const K = rt.keyTable(c.m);
-      // The shape slot (above): here only a first record of a shape counts, whose key ids
-      // a later record or json object of the message may build by (this path builds key
-      // by key: it also runs where code is not generated).
-      const slot = n >= MIN_SHAPE && n <= MAX_SHAPE ? c.T[c.i++] : -1;
-      const ids = slot <= -2 ? [] : null;
-      for (let k = 0; k < n; k++) {
-        const id = c.T[c.i++];
-        let key, own;
-        if (id >= 0) {
-          key = K.names[id];
-          own = K.own[id];
-        } else if (id <= INDEX_KEY) {
-          key = INDEX_KEY - id;
-          own = key in rt.ObjectPrototype;
-        } else {
-          key = c.text();
-          own = rt.onPrototype(key);
-          if (id !== -1) rt.keepKey(K, id, key, own);
-        }
-        if (ids !== null) ids.push(id >= 0 ? id : -2 - id);
-        const v = c.take(d.values);
-        if (own) rt.defineOwn(o, key, v);
-        else o[key] = v;
-      }
-      if (ids !== null) rt.defineShape(K, slot, ids);
       return o;
     },
     lower: (d, L) => ({ op: 'record', values: L.node(d.values), max: d.maxEntries, minEntry: 1 + L.minBytes(d.values), entryCost: L.entryCost(d) }),

@@ -18,7 +18,6 @@ function schemaError(message) {
 const handOff = {
   slots: () => 0,
   variable: true,
-  emitTest: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
 };
 
 // The compiler's reading of a definition's or a ref's name (src/types/recursive.rs:
@@ -61,7 +60,6 @@ module.exports = [
       c.put(d.schema, x);
       c.depth--;
     },
-    take: (c, d) => c.take(d.schema),
     toJson: (d, x, c) => c.nestJson(() => c.toJson(d.schema, x), x),
     fromJson: (d, j, c) => c.nestJson(() => c.fromJson(d.schema, j), j),
     lower: (d, L) => L.call(d),
@@ -90,7 +88,6 @@ module.exports = [
       c.put(c.target(d).schema, x);
       c.depth--;
     },
-    take: (c, d) => c.take(c.target(d).schema),
     toJson: (d, x, c) => c.nestJson(() => c.toJson(c.target(d).schema, x), x),
     fromJson: (d, j, c) => c.nestJson(() => c.fromJson(c.target(d).schema, j), j),
     lower: (d, L) => L.call(L.target(d)),

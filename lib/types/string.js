@@ -194,10 +194,6 @@ module.exports = [
     expected: () => 'string',
     slots: () => 1,
     strings: 1,
-    emitTest(g, d, x) {
-      const c = constrained(d) ? emitSatisfies(g, d, x) : '';
-      return c ? `(typeof ${x} === 'string' && ${c})` : `typeof ${x} === 'string'`;
-    },
     test: (d, x) => typeof x === 'string' && (!constrained(d) || satisfies(d, x)),
     satisfies,
     violations,
@@ -219,11 +215,6 @@ module.exports = [
       if (constrained(d) && !satisfies(d, x)) throw c.violated(d, x);
       c.string(x);
     },
-    take(c, d) {
-      const s = c.text();
-      if (checkedByJs(d) && !formedOnDecode(d, s)) throw c.m.decodeViolation(c.m.nat, c.bytes, c.i - 1, d, s);
-      return s;
-    },
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
     lower: () => ({ op: 'string' }),
@@ -234,6 +225,7 @@ module.exports = [
 module.exports.codePoints = codePoints;
 module.exports.constrained = constrained;
 module.exports.checkedByJs = checkedByJs;
+module.exports.formedOnDecode = formedOnDecode;
 module.exports.jsFormat = jsFormat;
 module.exports.emitFormed = emitFormed;
 module.exports.emitSatisfies = emitSatisfies;

@@ -21,12 +21,6 @@ module.exports = [
     children: (d) => (Array.isArray(d.items) ? d.items.map((item, k) => [item, `[${k}]`]) : []),
     expected: (d) => `array of length ${d.items.length} (tuple)`,
     slots: (d, g) => d.items.reduce((n, item) => n + g.slots(item), 0),
-    emitTest(g, d, x) {
-      return g.predicate(d, x, (y, fail) => [
-        `if (!Array.isArray(${y}) || ${y}.length !== ${d.items.length}) ${fail}`,
-        ...d.items.map((item, k) => `if (!(${g.test(item, `${y}[${k}]`)})) ${fail}`),
-      ]);
-    },
     test: (d, x, c) => Array.isArray(x) && x.length === d.items.length && d.items.every((item, k) => c.test(item, x[k])),
     put(c, d, x, shown) {
       if (!Array.isArray(x) || x.length !== d.items.length) throw c.fail(shown, x);
@@ -35,12 +29,6 @@ module.exports = [
         c.put(d.items[k], x[k]);
         c.segments.pop();
       }
-    },
-    take(c, d) {
-      // Pushed, so that the array is packed as in generated code (`map` makes a holey one).
-      const out = [];
-      for (const item of d.items) out.push(c.take(item));
-      return out;
     },
     toJson: (d, x, c) => (Array.isArray(x) && x.length === d.items.length ? d.items.map((item, k) => c.toJson(item, x[k])) : x),
     fromJson: (d, j, c) => (Array.isArray(j) && j.length === d.items.length ? d.items.map((item, k) => c.fromJson(item, j[k])) : j),

@@ -26,13 +26,11 @@ module.exports = CLASSES.map(([name, Class]) => {
     expected: () => tag,
     slots: () => 0,
     blobs: 1,
-    emitTest: (g, d, x) => `rt.typedKind(${x}) === '${tag}'`,
     test: (d, x) => rt.typedKind(x) === tag,
     put(c, d, x, shown) {
       if (rt.typedKind(x) !== tag) throw c.fail(shown, x);
       c.blob(x);
     },
-    take: (c) => rt.copyTyped(Class, c.bytes, c.T[c.i++], c.T[c.i++]),
     // JSON form: an array of the elements (floats as float32/float64 write them).
     toJson: (d, x) => (rt.typedKind(x) === tag ? Array.from(x, floatToJson) : x),
     fromJson: (d, j) => (Array.isArray(j) && j.every((v) => typeof floatFromJson(v) === 'number') ? Class.from(j, floatFromJson) : j),

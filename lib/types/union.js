@@ -5,7 +5,7 @@
 // (src/types/union.rs). Tape: one slot, the index; then the variant's slots.
 
 const { ShornError } = require('../errors');
-const { readField, fieldValue } = require('./object');
+const { fieldValue } = require('./object');
 
 function schemaError(message) {
   return new ShornError('ERR_SHORN_SCHEMA', `invalid schema: ${message}`);
@@ -73,7 +73,6 @@ module.exports = [
     expected: (d, g) => d.variants.map((v) => g.expected(v)).join(' | '),
     slots: mostSlots,
     variable: true,
-    emitTest: (g, d, x) => `(${d.variants.map((v) => g.test(v, x)).join(' || ')})`,
     test: (d, x, c) => d.variants.some((v) => c.test(v, x)),
     put(c, d, x) {
       const k = d.variants.findIndex((v) => c.test(v, x));
@@ -81,7 +80,6 @@ module.exports = [
       c.write(k);
       c.put(d.variants[k], x);
     },
-    take: (c, d) => c.take(d.variants[c.T[c.i++]]),
     toJson(d, x, c) {
       const v = d.variants.find((variant) => c.test(variant, x));
       return v === undefined ? x : c.toJson(v, x);
@@ -110,20 +108,6 @@ module.exports = [
     expected: (d) => `object with ${JSON.stringify(d.key)} one of ${d.variants.map((v) => JSON.stringify(tagOf(v, d.key))).join(', ')}`,
     slots: mostSlots,
     variable: true,
-    emitTest(g, d, x) {
-      return g.predicate(d, x, (y, fail) => {
-        const k = g.fresh('k');
-        const tags = tagSwitch(g, d, k);
-        return [
-          `if (typeof ${y} !== 'object' || ${y} === null || Array.isArray(${y})) ${fail}`,
-          `const ${k} = ${readField(y, d.key)};`,
-          tags.open,
-          ...d.variants.map((v, n) => `case ${tags.label(n)}: if (!(${g.test(v, y)})) ${fail} break;`),
-          `default: ${fail}`,
-          '}',
-        ];
-      });
-    },
     test(d, x, c) {
       if (!isObject(x)) return false;
       const k = c.tagIndex(d).get(fieldValue(x, d.key));
@@ -142,7 +126,6 @@ module.exports = [
       c.write(k);
       c.put(d.variants[k], x);
     },
-    take: (c, d) => c.take(d.variants[c.T[c.i++]]),
     toJson(d, x, c) {
       const k = isObject(x) ? c.tagIndex(d).get(fieldValue(x, d.key)) : undefined;
       return k === undefined ? x : c.toJson(d.variants[k], x);
