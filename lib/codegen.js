@@ -8,8 +8,7 @@
 const { TYPES } = require('./types');
 const { pathKey } = require('./errors');
 const rt = require('#runtime');
-const { literalKey } = require('./types/object');
-const { emitTest } = require('./emit-tests');
+const { emitTest, literalKey } = require('./emit-tests');
 const { MAX_FUNCTION_NODES } = require('./walk');
 const { lowering } = require('./lower');
 const { sizesOf } = require('./inspect');

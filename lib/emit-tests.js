@@ -1,16 +1,123 @@
 'use strict';
-// Each type's `test` (lib/types/*.js) as generated source, for the native back end's
-// generated code (lib/codegen.js `test`, lib/put.js): an expression of value `x` that is
-// true where the type's `test(d, x)` is. `g` is the generator (its `test` for a child,
-// `predicate` for a loop, `constant`, `fresh`). By type name. Node only, as lib/codegen.js:
-// a browser or worker build generates no code of this kind (package.json "imports").
+// What the native back end's generated code checks and reads of each type, as source:
+// each type's `test` (lib/types/*.js) as an expression of value `x` that is true where
+// `test(d, x)` is (`TESTS`, for lib/codegen.js `test` and lib/put.js), the constraints
+// and counts such code checks (`integerSatisfies`, ..., `emitCount`), the dispatch on a
+// discriminated union's tag (`tagSwitch`), and the reads and writes of an object's fields
+// (`readField`, `literalKey`, `assignField`). `g` is the generator (its `test` for a child,
+// `predicate` for a loop, `constant`, `fresh`). Node only, as lib/codegen.js: a browser or
+// worker build generates no code of this kind (package.json "imports").
 
-const { emitCount } = require('./types/array');
+const { FORMATS } = require('./formats');
 const integer = require('./types/integer');
 const float = require('./types/float');
 const string = require('./types/string');
-const { readField, isObjectJs } = require('./types/object');
-const { tagSwitch } = require('./types/union');
+const { INHERITED } = require('./types/object');
+const { tagIndex, tagOf } = require('./types/union');
+
+// ---- constraints and counts ----------------------------------------------------------------
+
+// Count `n` within `min` and `max` (either may be undefined).
+function emitCount(n, min, max) {
+  const parts = [];
+  if (min !== undefined) parts.push(`${n} >= ${min}`);
+  if (max !== undefined) parts.push(`${n} <= ${max}`);
+  return parts.join(' && ');
+}
+
+// An integer's constraints on `x` ('' if none); `literal` writes a bound.
+function integerSatisfies(d, x, literal = String) {
+  const parts = [];
+  if (d.min !== undefined) parts.push(`${x} >= ${literal(d.min)}`);
+  if (d.max !== undefined) parts.push(`${x} <= ${literal(d.max)}`);
+  if (d.multipleOf !== undefined) parts.push(`${x} % ${literal(d.multipleOf)} === ${literal(0)}`);
+  return parts.join(' && ');
+}
+
+// A float's bounds on `x` ('' if none): a float32 compared as it is rounded.
+function floatSatisfies(d, x) {
+  const y = d.type === 'float32' ? `Math.fround(${x})` : x;
+  const parts = [];
+  if (d.min !== undefined) parts.push(`${y} >= ${d.min}`);
+  if (d.max !== undefined) parts.push(`${y} <= ${d.max}`);
+  return parts.join(' && ');
+}
+
+// A string's lengths, format and pattern on `x` ('' if none); on encode (`put`), without
+// a format the native side checks.
+function stringSatisfies(g, d, x, put = false) {
+  const parts = [];
+  if (d.minLength !== undefined || d.maxLength !== undefined) {
+    const min = d.minLength === undefined ? 0 : d.minLength;
+    const max = d.maxLength === undefined ? Infinity : d.maxLength;
+    const fast = [];
+    if (max !== Infinity) fast.push(`${x}.length <= ${max}`);
+    if (min > 0) fast.push(`${x}.length >= ${2 * min}`);
+    parts.push(`(${fast.join(' && ')} || ${g.constant(string.lengthWithin)}(${x}, ${min}, ${max}))`);
+  }
+  parts.push(...stringFormed(g, d, x, !put || !string.coreFormat(d)));
+  return parts.join(' && ');
+}
+
+// A string's format (when `format`) and pattern on `x`, as a list of conditions.
+function stringFormed(g, d, x, format) {
+  const parts = [];
+  if (format && d.format !== undefined) parts.push(`${g.constant(FORMATS[d.format])}(${x})`);
+  if (d.pattern !== undefined) parts.push(`${g.constant(string.patternOf(d))}.test(${x})`);
+  return parts;
+}
+
+// ---- a discriminated union's tag -----------------------------------------------------------
+
+// The switch that dispatches on tag expression `tag`: `open`, then a case per variant
+// (`label(k)`). Up to TAG_SWITCH_MAX variants it switches on the tag itself, each
+// variant's tag a case label: a switch of literals runs as a few compares, where a Map#get
+// of the tag hashed it (~15% of a discriminated union's encode). `===` is the Map's
+// SameValueZero for every tag a variant may have (a string or a finite number but -0), and
+// a union's tags are distinct (its schema is refused otherwise); a string tag is escaped
+// by JSON.stringify, a JS string literal. More variants switch on the variant's index,
+// from the Map (`tagIndex`, which the paths without generated code use).
+const TAG_SWITCH_MAX = 16;
+
+function tagSwitch(g, d, tag) {
+  if (d.variants.length > TAG_SWITCH_MAX) return { open: `switch (${g.constant(tagIndex(d))}.get(${tag})) {`, label: (k) => String(k) };
+  return {
+    open: `switch (${tag}) {`,
+    label: (k) => {
+      const value = tagOf(d.variants[k], d.key);
+      return typeof value === 'string' ? JSON.stringify(value) : String(value);
+    },
+  };
+}
+
+// ---- an object's fields ----------------------------------------------------------------------
+
+// Reads field `name` of `x`; own-property only for names Object.prototype has
+// (lib/types/object.js, INHERITED).
+function readField(x, name) {
+  const key = JSON.stringify(name);
+  return INHERITED.has(name) ? `(Object.hasOwn(${x}, ${key}) ? ${x}[${key}] : undefined)` : `${x}[${key}]`;
+}
+
+// Object-literal key: `__proto__` must be computed, or the literal sets the prototype.
+function literalKey(name) {
+  return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name);
+}
+
+// The statement that gives new object `o` its field `name` after the literal part (see
+// lib/take.js and lib/small.js), when `has` (an expression, or undefined for always).
+function assignField(o, name, value, has) {
+  const key = JSON.stringify(name);
+  const set =
+    name === '__proto__'
+      ? `rt.defineOwn(${o}, "__proto__", ${value});`
+      : `if (${key} in rt.ObjectPrototype) rt.defineOwn(${o}, ${key}, ${value}); else ${o}[${key}] = ${value};`;
+  return has ? `if (${has}) { ${set} }` : set;
+}
+
+const isObjectJs = (x) => `(typeof ${x} === 'object' && ${x} !== null && !Array.isArray(${x}))`;
+
+// ---- each type's test ------------------------------------------------------------------------
 
 // Whether an array, bytes or string descriptor has a constraint.
 const counted = (d, min, max) => d[min] !== undefined || d[max] !== undefined;
@@ -85,7 +192,7 @@ const TESTS = {
   recursive: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
   ref: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
   string(g, d, x) {
-    const c = string.constrained(d) ? string.emitSatisfies(g, d, x) : '';
+    const c = string.constrained(d) ? stringSatisfies(g, d, x) : '';
     return c ? `(typeof ${x} === 'string' && ${c})` : `typeof ${x} === 'string'`;
   },
   tuple: (g, d, x) =>
@@ -111,10 +218,10 @@ const TESTS = {
 TESTS.null = TESTS.literal;
 for (const name of Object.keys(KIND)) {
   const big = name === 'int64' || name === 'uint64';
-  TESTS[name] = (g, d, x) => (integer.boundsOf(d) ? `(${KIND[name](x)} && ${integer.emitSatisfies(d, x, big ? bigint : String)})` : big ? KIND[name](x) : `(${KIND[name](x)})`);
+  TESTS[name] = (g, d, x) => (integer.boundsOf(d) ? `(${KIND[name](x)} && ${integerSatisfies(d, x, big ? bigint : String)})` : big ? KIND[name](x) : `(${KIND[name](x)})`);
 }
 for (const name of ['float32', 'float64']) {
-  TESTS[name] = (g, d, x) => (float.boundsOf(d) ? `(typeof ${x} === 'number' && ${float.emitSatisfies(d, x)})` : `typeof ${x} === 'number'`);
+  TESTS[name] = (g, d, x) => (float.boundsOf(d) ? `(typeof ${x} === 'number' && ${floatSatisfies(d, x)})` : `typeof ${x} === 'number'`);
 }
 for (const Class of [Float64Array, Float32Array, Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array]) {
   const name = Class.name[0].toLowerCase() + Class.name.slice(1);
@@ -127,4 +234,4 @@ const emitTest = (g, d, x) => TESTS[d.type](g, d, x);
 /** An integer type's own check of `x` (no constraints) as an expression. */
 const emitKind = (d, x) => KIND[d.type](x);
 
-module.exports = { emitTest, emitKind, TESTS };
+module.exports = { emitTest, emitKind, TESTS, emitCount, integerSatisfies, floatSatisfies, stringSatisfies, stringFormed, tagSwitch, readField, literalKey, assignField, isObjectJs };

@@ -14,13 +14,12 @@
 // PUT_ITEMS[op.op](g, op, x, n, path): the loop over an array's `n` items of that
 // operation where the item type writes them all at once (json).
 
-const { emitKind } = require('./emit-tests');
+const { emitKind, emitCount, integerSatisfies, floatSatisfies, stringSatisfies, tagSwitch, readField, isObjectJs } = require('./emit-tests');
 const integer = require('./types/integer');
 const float = require('./types/float');
 const string = require('./types/string');
-const { emitCount, UPFRONT } = require('./types/array');
-const { readField, isObjectJs } = require('./types/object');
-const { tagSwitch, tagsExpected, CHAIN_MAX } = require('./types/union');
+const { UPFRONT } = require('./types/array');
+const { tagsExpected, CHAIN_MAX } = require('./types/union');
 const jsonTape = require('./json-tape');
 
 // Record keys of up to this many ASCII characters are written in their bytes on encode.
@@ -34,14 +33,14 @@ const RAW_SLOTS = 128;
 function putInteger(g, op, x, path, room, shown) {
   const d = op.d;
   g.enc.push(`if (!(${emitKind(d, x)})) ${g.fail(path, shown, x)}`);
-  if (integer.boundsOf(d)) g.enc.push(`if (!(${integer.emitSatisfies(d, x)})) ${g.violated(path, d, x)}`);
+  if (integer.boundsOf(d)) g.enc.push(`if (!(${integerSatisfies(d, x)})) ${g.violated(path, d, x)}`);
   g.enc.push(`T[i++] = ${x};`);
 }
 
 function putFloat(g, op, x, path, room, shown) {
   const d = op.d;
   g.enc.push(`if (typeof ${x} !== 'number') ${g.fail(path, shown, x)}`);
-  if (float.boundsOf(d)) g.enc.push(`if (!(${float.emitSatisfies(d, x)})) ${g.violated(path, d, x)}`);
+  if (float.boundsOf(d)) g.enc.push(`if (!(${floatSatisfies(d, x)})) ${g.violated(path, d, x)}`);
   g.enc.push(`T[i++] = ${x};`);
 }
 
@@ -49,7 +48,7 @@ function putFloat(g, op, x, path, room, shown) {
 function putInt64(g, op, x, path, room, shown) {
   const d = op.d;
   g.enc.push(`if (!${emitKind(d, x)}) ${g.fail(path, shown, x)}`);
-  if (integer.boundsOf(d)) g.enc.push(`if (!(${integer.emitSatisfies(d, x, (v) => `${v}n`)})) ${g.violated(path, d, x)}`);
+  if (integer.boundsOf(d)) g.enc.push(`if (!(${integerSatisfies(d, x, (v) => `${v}n`)})) ${g.violated(path, d, x)}`);
   g.enc.push(`${op.op === 'int64' ? 'TI' : 'TU'}[i++] = ${x};`);
 }
 
@@ -229,7 +228,7 @@ const PUT = {
   string(g, op, x, path, room, shown) {
     const d = op.d;
     g.enc.push(`if (typeof ${x} !== 'string') ${g.fail(path, shown, x)}`);
-    const checks = string.constrained(d) ? string.emitSatisfies(g, d, x, true) : '';
+    const checks = string.constrained(d) ? stringSatisfies(g, d, x, true) : '';
     if (checks !== '') g.enc.push(`if (!(${checks})) ${g.violated(path, d, x)}`);
     g.string(x);
   },

@@ -20,8 +20,8 @@ const rt = require('#runtime');
 const integer = require('./types/integer');
 const float = require('./types/float');
 const string = require('./types/string');
-const { readField, literalKey, assignField, isObjectJs } = require('./types/object');
-const { tagSwitch, CHAIN_MAX } = require('./types/union');
+const { readField, literalKey, assignField, isObjectJs, tagSwitch, integerSatisfies, floatSatisfies, stringSatisfies } = require('./emit-tests');
+const { CHAIN_MAX } = require('./types/union');
 const { smallText, smallTextLater } = require('./small-text');
 
 // ---- integers --------------------------------------------------------------------------
@@ -63,7 +63,7 @@ function readInteger(g, op) {
   const read = INTEGER_READ[op.op](g);
   if (!integer.boundsOf(op.d)) return read;
   const v = g.fresh('r');
-  g.fast.push(`const ${v} = ${read};`, `if (!(${integer.emitSatisfies(op.d, v)})) break fast;`);
+  g.fast.push(`const ${v} = ${read};`, `if (!(${integerSatisfies(op.d, v)})) break fast;`);
   return v;
 }
 
@@ -86,7 +86,7 @@ function readFloat(g, op) {
   g.fast.push(`if (${size} > n$ - o$) break fast;`);
   const v = g.fresh('r');
   g.fast.push(`const ${v} = rt.${op.op}At(bytes, o$);`, `o$ += ${size};`);
-  if (float.boundsOf(op.d)) g.fast.push(`if (!(${float.emitSatisfies(op.d, v)})) break fast;`);
+  if (float.boundsOf(op.d)) g.fast.push(`if (!(${floatSatisfies(op.d, v)})) break fast;`);
   return v;
 }
 
@@ -182,7 +182,7 @@ const READ = {
       if (later) g.laterVars.push(s);
     } else g.fast.push(`const ${s} = rt.asciiText(bytes, o$, ${n});`, `if (${s} === null) break fast;`);
     g.fast.push(`o$ += ${n};`);
-    if (string.constrained(op.d)) g.fast.push(`if (!(${string.emitSatisfies(g, op.d, s)})) break fast;`);
+    if (string.constrained(op.d)) g.fast.push(`if (!(${stringSatisfies(g, op.d, s)})) break fast;`);
     return s;
   },
   enum(g, op) {

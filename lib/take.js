@@ -11,7 +11,7 @@
 // generic marshaller, a reader's overrides (lib/evolve.js), helper functions, the count of
 // descriptors per generated function.
 
-const { assignField } = require('./types/object');
+const { assignField, stringFormed } = require('./emit-tests');
 const { stringItems, SMALL_LITERALS } = require('./types/array');
 const string = require('./types/string');
 const record = require('./types/record');
@@ -60,7 +60,7 @@ const TAKE = {
     const d = op.d;
     if (!string.checkedByJs(d)) return g.text();
     const s = g.fresh('s');
-    g.dec.push(`const ${s} = ${g.text()};`, `if (!(${string.emitFormed(g, d, s, string.jsFormat(d)).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
+    g.dec.push(`const ${s} = ${g.text()};`, `if (!(${stringFormed(g, d, s, string.jsFormat(d)).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
     return s;
   },
   // Taken by the generic marshaller, which holds the message's key table.

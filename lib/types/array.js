@@ -42,14 +42,6 @@ function buildCounts(name, keys, options, d = { type: name }) {
   return d;
 }
 
-// Count `n` within `min` and `max` (either may be undefined), as generated code.
-function emitCount(n, min, max) {
-  const parts = [];
-  if (min !== undefined) parts.push(`${n} >= ${min}`);
-  if (max !== undefined) parts.push(`${n} <= ${max}`);
-  return parts.join(' && ');
-}
-
 const within = (n, min, max) => (min === undefined || n >= min) && (max === undefined || n <= max);
 
 // The constraint count `n` of a `what` breaks; `unit` is singular (`item`, `entry`).
@@ -114,6 +106,5 @@ module.exports.buildCounts = buildCounts;
 module.exports.stringItems = stringItems;
 module.exports.UPFRONT = UPFRONT;
 module.exports.SMALL_LITERALS = SMALL_LITERALS;
-module.exports.emitCount = emitCount;
 module.exports.within = within;
 module.exports.countViolations = countViolations;

@@ -21,16 +21,6 @@ function buildFloat(name, options) {
 
 const boundsOf = (d) => d.min !== undefined || d.max !== undefined;
 
-// The bounds of `x`, a `d`, as generated code ('' if none): a float32 compared as it is
-// rounded.
-function emitSatisfies(d, x) {
-  const y = d.type === 'float32' ? `Math.fround(${x})` : x;
-  const parts = [];
-  if (d.min !== undefined) parts.push(`${y} >= ${d.min}`);
-  if (d.max !== undefined) parts.push(`${y} <= ${d.max}`);
-  return parts.join(' && ');
-}
-
 const SPECIAL = { NaN, Infinity, '-Infinity': -Infinity, '-0': -0 };
 
 function floatToJson(x) {
@@ -100,6 +90,5 @@ function floatType(name) {
 
 module.exports = [floatType('float32'), floatType('float64')];
 module.exports.boundsOf = boundsOf;
-module.exports.emitSatisfies = emitSatisfies;
 module.exports.floatToJson = floatToJson;
 module.exports.floatFromJson = floatFromJson;

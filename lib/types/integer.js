@@ -45,15 +45,6 @@ function violations(d, x) {
 // A bound in the kind of number `x` is (bigint bounds are decimal strings).
 const toSame = (x, bound) => (typeof x === 'bigint' ? BigInt(bound) : bound);
 
-// The constraints of `x` as generated code ('' if none); `literal` writes a bound.
-function emitSatisfies(d, x, literal = String) {
-  const parts = [];
-  if (d.min !== undefined) parts.push(`${x} >= ${literal(d.min)}`);
-  if (d.max !== undefined) parts.push(`${x} <= ${literal(d.max)}`);
-  if (d.multipleOf !== undefined) parts.push(`${x} % ${literal(d.multipleOf)} === ${literal(0)}`);
-  return parts.join(' && ');
-}
-
 // `x` is an integer of the type's range, written as one bit operation the way V8 inlines
 // best. The bit operation alone also rejects non-numbers (`'5' >>> 0 !== '5'`); the typeof
 // guard keeps valueOf() of objects from running.
@@ -137,5 +128,4 @@ module.exports.buildConstrained = buildConstrained;
 module.exports.integerBounds = integerBounds;
 module.exports.boundsOf = boundsOf;
 module.exports.violations = violations;
-module.exports.emitSatisfies = emitSatisfies;
 module.exports.RANGES = RANGES;

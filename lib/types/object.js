@@ -12,33 +12,11 @@ const rt = require('#runtime');
 // function, and `__proto__` never reaches the prototype.
 const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
 
-// Reads field `name` of `x` as JS source; own-property only for names Object.prototype has.
-function readField(x, name) {
-  const key = JSON.stringify(name);
-  return INHERITED.has(name) ? `(Object.hasOwn(${x}, ${key}) ? ${x}[${key}] : undefined)` : `${x}[${key}]`;
-}
-
 function fieldValue(x, name) {
   return INHERITED.has(name) && !Object.hasOwn(x, name) ? undefined : x[name];
 }
 
-// Object-literal key: `__proto__` must be computed, or the literal sets the prototype.
-function literalKey(name) {
-  return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name);
-}
 
-// The statement that gives new object `o` its field `name` after the literal part (see
-// lib/take.js and lib/small.js), when `has` (an expression, or undefined for always).
-function assignField(o, name, value, has) {
-  const key = JSON.stringify(name);
-  const set =
-    name === '__proto__'
-      ? `rt.defineOwn(${o}, "__proto__", ${value});`
-      : `if (${key} in rt.ObjectPrototype) rt.defineOwn(${o}, ${key}, ${value}); else ${o}[${key}] = ${value};`;
-  return has ? `if (${has}) { ${set} }` : set;
-}
-
-const isObject = (x) => `(typeof ${x} === 'object' && ${x} !== null && !Array.isArray(${x}))`;
 
 module.exports = [
   {
@@ -132,8 +110,4 @@ module.exports = [
 ];
 
 module.exports.INHERITED = INHERITED;
-module.exports.readField = readField;
 module.exports.fieldValue = fieldValue;
-module.exports.literalKey = literalKey;
-module.exports.assignField = assignField;
-module.exports.isObjectJs = isObject;

@@ -141,30 +141,6 @@ function violations(d, x, format = true) {
   return out;
 }
 
-// Generated code for the lengths, format and pattern of `x`, or '' if none; on encode
-// (`put`), without a format the native side checks.
-function emitSatisfies(g, d, x, put = false) {
-  const parts = [];
-  if (d.minLength !== undefined || d.maxLength !== undefined) {
-    const min = d.minLength === undefined ? 0 : d.minLength;
-    const max = d.maxLength === undefined ? Infinity : d.maxLength;
-    const fast = [];
-    if (max !== Infinity) fast.push(`${x}.length <= ${max}`);
-    if (min > 0) fast.push(`${x}.length >= ${2 * min}`);
-    parts.push(`(${fast.join(' && ')} || ${g.constant(lengthWithin)}(${x}, ${min}, ${max}))`);
-  }
-  parts.push(...emitFormed(g, d, x, !put || !coreFormat(d)));
-  return parts.join(' && ');
-}
-
-// The format (when `format`) and the pattern.
-function emitFormed(g, d, x, format) {
-  const parts = [];
-  if (format && d.format !== undefined) parts.push(`${g.constant(FORMATS[d.format])}(${x})`);
-  if (d.pattern !== undefined) parts.push(`${g.constant(patternOf(d))}.test(${x})`);
-  return parts;
-}
-
 // The compiler's reading of the descriptor (src/types/string.rs, `constrained`:
 // lib/schema-rules.js); its formats in its order, as its message lists them.
 const FORMAT_NAMES = ['email', 'uuid', 'url', 'datetime', 'ipv4', 'ipv6'];
@@ -227,8 +203,8 @@ module.exports.constrained = constrained;
 module.exports.checkedByJs = checkedByJs;
 module.exports.formedOnDecode = formedOnDecode;
 module.exports.jsFormat = jsFormat;
-module.exports.emitFormed = emitFormed;
-module.exports.emitSatisfies = emitSatisfies;
 // A descriptor's compiled pattern, for what else tests one (`shorn inspect`): never a RegExp
 // of the source, which could backtrack for as long as the string makes it.
 module.exports.patternOf = patternOf;
+module.exports.lengthWithin = lengthWithin;
+module.exports.coreFormat = coreFormat;

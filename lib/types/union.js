@@ -139,27 +139,6 @@ module.exports = [
   },
 ];
 
-// The switch of generated code that dispatches on tag expression `tag`: `open`, then a case
-// per variant (`label(k)`). Up to TAG_SWITCH_MAX variants it switches on the tag itself,
-// each variant's tag a case label: a switch of literals runs as a few compares, where a
-// Map#get of the tag hashed it (~15% of a discriminated union's encode). `===` is the
-// Map's SameValueZero for every tag a variant may have (a string or a finite number but
-// -0), and a union's tags are distinct (its schema is refused otherwise); a string tag is
-// escaped by JSON.stringify, a JS string literal. More variants switch on the variant's
-// index, from the Map (`tagIndex`, which the paths without generated code use).
-const TAG_SWITCH_MAX = 16;
-
-function tagSwitch(g, d, tag) {
-  if (d.variants.length > TAG_SWITCH_MAX) return { open: `switch (${g.constant(tagIndex(d))}.get(${tag})) {`, label: (k) => String(k) };
-  return {
-    open: `switch (${tag}) {`,
-    label: (k) => {
-      const value = tagOf(d.variants[k], d.key);
-      return typeof value === 'string' ? JSON.stringify(value) : String(value);
-    },
-  };
-}
-
 // Tag -> variant index: a Map, so dispatch is one lookup whatever the number of variants.
 function tagIndex(d) {
   return new Map(d.variants.map((v, k) => [tagOf(v, d.key), k]));
@@ -170,7 +149,6 @@ function tagsExpected(d) {
 }
 
 module.exports.tagIndex = tagIndex;
-module.exports.tagSwitch = tagSwitch;
 module.exports.CHAIN_MAX = CHAIN_MAX;
 module.exports.tagsExpected = tagsExpected;
 module.exports.tagOf = tagOf;
