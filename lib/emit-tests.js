@@ -14,6 +14,7 @@ const float = require('./types/float');
 const string = require('./types/string');
 const { INHERITED } = require('./types/object');
 const { tagIndex, tagOf } = require('./types/union');
+const { CLASSES } = require('./types/typed-array');
 
 // ---- constraints and counts ----------------------------------------------------------------
 
@@ -223,10 +224,7 @@ for (const name of Object.keys(KIND)) {
 for (const name of ['float32', 'float64']) {
   TESTS[name] = (g, d, x) => (float.boundsOf(d) ? `(typeof ${x} === 'number' && ${floatSatisfies(d, x)})` : `typeof ${x} === 'number'`);
 }
-for (const Class of [Float64Array, Float32Array, Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array]) {
-  const name = Class.name[0].toLowerCase() + Class.name.slice(1);
-  TESTS[name] = (g, d, x) => `rt.typedKind(${x}) === '${Class.name}'`;
-}
+for (const [name, Class] of CLASSES) TESTS[name] = (g, d, x) => `rt.typedKind(${x}) === '${Class.name}'`;
 
 /** Type `d`'s test of `x` as an expression. */
 const emitTest = (g, d, x) => TESTS[d.type](g, d, x);

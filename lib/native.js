@@ -11,6 +11,8 @@ const codegen = require('#codegen');
 const jsonTape = require('#json-tape');
 const { MIN_SHAPE, MAX_SHAPE, INDEX_KEY } = require('./types/record');
 const string = require('./types/string');
+const { RANGES } = require('./types/integer');
+const { CLASSES } = require('./types/typed-array');
 
 // Each type's read of the tape, by type name: the slots its `put` (lib/types/*.js) wrote,
 // as the core leaves them after a decode (docs/DESIGN.md), made into the value. `c` is the
@@ -103,10 +105,9 @@ const TAPE_READS = {
   union: (c, d) => c.take(d.variants[c.T[c.i++]]),
   discriminatedUnion: (c, d) => c.take(d.variants[c.T[c.i++]]),
 };
-for (const name of ['uint8', 'int8', 'uint16', 'uint32', 'int16', 'int32', 'int', 'float32', 'float64']) TAPE_READS[name] = (c) => c.T[c.i++];
-for (const Class of [Float64Array, Float32Array, Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array]) {
-  TAPE_READS[Class.name[0].toLowerCase() + Class.name.slice(1)] = (c) => rt.copyTyped(Class, c.bytes, c.T[c.i++], c.T[c.i++]);
-}
+// The numbers JS holds as numbers: one slot, the number.
+for (const [name] of [...RANGES, ['int'], ['float32'], ['float64']]) TAPE_READS[name] = (c) => c.T[c.i++];
+for (const [name, Class] of CLASSES) TAPE_READS[name] = (c) => rt.copyTyped(Class, c.bytes, c.T[c.i++], c.T[c.i++]);
 
 /**
  * The codec functions of `descriptor` on the native back end, over generic marshaller `m`

@@ -38,3 +38,5 @@ module.exports = CLASSES.map(([name, Class]) => {
     minBytes: () => 1,
   };
 });
+
+module.exports.CLASSES = CLASSES;
