@@ -15,6 +15,10 @@ const string = require('./types/string');
 const { INHERITED } = require('./types/object');
 const { tagIndex, tagOf } = require('./types/union');
 const { CLASSES } = require('./types/typed-array');
+const { RANGES64 } = require('./types/int64');
+const array = require('./types/array');
+const bytes = require('./types/bytes');
+const literal = require('./types/literal');
 
 // ---- constraints and counts ----------------------------------------------------------------
 
@@ -120,23 +124,14 @@ const isObjectJs = (x) => `(typeof ${x} === 'object' && ${x} !== null && !Array.
 
 // ---- each type's test ------------------------------------------------------------------------
 
-// Whether an array, bytes or string descriptor has a constraint.
-const counted = (d, min, max) => d[min] !== undefined || d[max] !== undefined;
-
 // The integer types' own check of `x` (no constraints): also what lib/put.js emits before
 // a bound.
 const KIND = {
   int: (x) => `typeof ${x} === 'number' && Number.isSafeInteger(${x})`,
 };
 for (const [name, , , emitCheck] of integer.RANGES) KIND[name] = (x) => `typeof ${x} === 'number' && ${emitCheck(x)}`;
-for (const [name, lo, hi] of [
-  ['int64', '-9223372036854775808', '9223372036854775807'],
-  ['uint64', '0', '18446744073709551615'],
-]) {
-  KIND[name] = (x) => `(typeof ${x} === 'bigint' && ${lo}n <= ${x} && ${x} <= ${hi}n)`;
-}
+for (const [name, lo, hi] of RANGES64) KIND[name] = (x) => `(typeof ${x} === 'bigint' && ${lo}n <= ${x} && ${x} <= ${hi}n)`;
 
-const literalValue = (d) => (d.type === 'null' ? null : d.value);
 const bigint = (v) => `${v}n`;
 
 const TESTS = {
@@ -147,20 +142,20 @@ const TESTS = {
       return [
         `if (!Array.isArray(${y})) ${fail}`,
         `const ${n} = ${y}.length;`,
-        ...(counted(d, 'minItems', 'maxItems') ? [`if (!(${emitCount(n, d.minItems, d.maxItems)})) ${fail}`] : []),
+        ...(array.constrained(d) ? [`if (!(${emitCount(n, d.minItems, d.maxItems)})) ${fail}`] : []),
         `for (let ${k} = 0; ${k} < ${n}; ${k}++) if (!(${g.test(d.items, `${y}[${k}]`)})) ${fail}`,
       ];
     }),
   bool: (g, d, x) => `typeof ${x} === 'boolean'`,
   bytes: (g, d, x) =>
-    counted(d, 'minLength', 'maxLength')
+    bytes.constrained(d)
       ? `(rt.typedKind(${x}) === 'Uint8Array' && ${emitCount(`rt.inputLength(${x})`, d.minLength, d.maxLength)})`
       : `rt.typedKind(${x}) === 'Uint8Array'`,
   date: (g, d, x) => `rt.dateTime(${x}) === rt.dateTime(${x})`,
   default: (g, d, x) => `(${x} === undefined || ${g.test(d.of, x)})`,
   enum: (g, d, x) => `(typeof ${x} === 'string' && ${g.constant(new Set(d.values))}.has(${x}))`,
   json: (g, d, x) => `G.test(${g.constant(d)}, ${x})`,
-  literal: (g, d, x) => (typeof literalValue(d) === 'number' ? `Object.is(${x}, ${JSON.stringify(literalValue(d))})` : `${x} === ${JSON.stringify(literalValue(d))}`),
+  literal: (g, d, x) => (typeof literal.value(d) === 'number' ? `Object.is(${x}, ${JSON.stringify(literal.value(d))})` : `${x} === ${JSON.stringify(literal.value(d))}`),
   map: (g, d, x) =>
     g.predicate(d, x, (y, fail) => {
       const e = g.fresh('e');
@@ -218,7 +213,7 @@ const TESTS = {
 };
 TESTS.null = TESTS.literal;
 for (const name of Object.keys(KIND)) {
-  const big = name === 'int64' || name === 'uint64';
+  const big = RANGES64.some(([n]) => n === name);
   TESTS[name] = (g, d, x) => (integer.boundsOf(d) ? `(${KIND[name](x)} && ${integerSatisfies(d, x, big ? bigint : String)})` : big ? KIND[name](x) : `(${KIND[name](x)})`);
 }
 for (const name of ['float32', 'float64']) {

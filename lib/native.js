@@ -1,18 +1,19 @@
 'use strict';
 // The native back end (Node with the addon): the schema's handle in the Rust core, and the
 // functions that write and read its tape, generated (lib/codegen.js) or, where code cannot
-// be generated, the generic marshaller's walk (each type's `put` and `take`). A browser or
-// worker build has no addon, and none of this (package.json "imports", `#native`).
+// be generated, the generic marshaller's walk (each type's `put`, and its tape read,
+// `TAPE_READS` below). A browser or worker build has no addon, and none of this
+// (package.json "imports", `#native`).
 
 const { ShornError } = require('./errors');
 const rt = require('#runtime');
 const codegen = require('#codegen');
-
 const jsonTape = require('#json-tape');
 const { MIN_SHAPE, MAX_SHAPE, INDEX_KEY } = require('./types/record');
 const string = require('./types/string');
 const { RANGES } = require('./types/integer');
 const { CLASSES } = require('./types/typed-array');
+const { RANGES64 } = require('./types/int64');
 
 // Each type's read of the tape, by type name: the slots its `put` (lib/types/*.js) wrote,
 // as the core leaves them after a decode (docs/DESIGN.md), made into the value. `c` is the
@@ -29,8 +30,6 @@ const TAPE_READS = {
   date: (c) => new Date(c.T[c.i++]),
   default: (c, d) => c.take(d.of),
   enum: (c, d) => d.values[c.T[c.i++]],
-  int64: (c) => c.read64('TI'),
-  uint64: (c) => c.read64('TU'),
   json: (c) => jsonTape.take(c, rt.keyTable(c.m)),
   literal: (c, d) => d.value,
   null: () => null,
@@ -107,6 +106,7 @@ const TAPE_READS = {
 };
 // The numbers JS holds as numbers: one slot, the number.
 for (const [name] of [...RANGES, ['int'], ['float32'], ['float64']]) TAPE_READS[name] = (c) => c.T[c.i++];
+for (const [name, , , view] of RANGES64) TAPE_READS[name] = (c) => c.read64(view);
 for (const [name, Class] of CLASSES) TAPE_READS[name] = (c) => rt.copyTyped(Class, c.bytes, c.T[c.i++], c.T[c.i++]);
 
 /**
@@ -204,7 +204,7 @@ class Decoder {
 class ResolvingDecoder extends Decoder {
   take(d) {
     const o = this.m.overrides.get(d);
-    return o === undefined ? TAPE_READS[d.type](this, d) : o.take(this, d);
+    return o === undefined ? this.takeOwn(d) : o.take(this, d);
   }
 }
 

@@ -107,4 +107,5 @@ module.exports.stringItems = stringItems;
 module.exports.UPFRONT = UPFRONT;
 module.exports.SMALL_LITERALS = SMALL_LITERALS;
 module.exports.within = within;
+module.exports.constrained = constrained;
 module.exports.countViolations = countViolations;

@@ -48,3 +48,5 @@ module.exports = [
     minBytes: () => 1,
   },
 ];
+
+module.exports.constrained = constrained;

@@ -99,7 +99,11 @@ function int64Type(name, lo, hi, view) {
   };
 }
 
-module.exports = [
-  int64Type('int64', '-9223372036854775808', '9223372036854775807', 'TI'),
-  int64Type('uint64', '0', '18446744073709551615', 'TU'),
+// Each type's name, range (decimal digits) and view of the tape.
+const RANGES64 = [
+  ['int64', '-9223372036854775808', '9223372036854775807', 'TI'],
+  ['uint64', '0', '18446744073709551615', 'TU'],
 ];
+
+module.exports = RANGES64.map(([name, lo, hi, view]) => int64Type(name, lo, hi, view));
+module.exports.RANGES64 = RANGES64;

@@ -45,3 +45,5 @@ module.exports = [
   },
   { ...common, name: 'null', rules: () => ({ k: 'literal', value: null }), build: () => ({ type: 'null' }) },
 ];
+
+module.exports.value = value;
