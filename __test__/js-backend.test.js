@@ -629,6 +629,21 @@ test("the browser build's host has every member Node's host has, of the same kin
   assert.equal(bytes.length, 5);
 });
 
+// The browser build's SHA-256 (a schema's fingerprint) computes its constants (the roots
+// of the first primes) rather than listing them: the digests of FIPS 180-4's examples and
+// of every length around the padding's block boundaries are Node's.
+test("the browser build's SHA-256 gives the digests Node's crypto gives", () => {
+  const { sha256Hex } = require('../lib/host-browser');
+  const { createHash } = require('node:crypto');
+  assert.equal(sha256Hex('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  assert.equal(sha256Hex(''), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  assert.equal(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq'), '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1');
+  for (let n = 0; n < 200; n++) {
+    const text = 'é'.repeat(n % 7) + 'x'.repeat(n);
+    assert.equal(sha256Hex(text), createHash('sha256').update(text).digest('hex'), `length ${n}`);
+  }
+});
+
 // Found by comparing encode errors' messages too (scripts/fuzz.js compared code and path):
 // a lone surrogate in a json value is the core's to refuse, after every check JS makes,
 // at the json value's path, with its index in the string (or key) that holds it. The JS

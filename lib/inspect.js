@@ -401,9 +401,6 @@ class Inspector {
   }
 }
 
-// Thrown by the walk's row callback to end the walk at `stopAt` (caught in inspectBytes).
-const STOP = Symbol('inspect: stop the walk');
-
 // The fewest bytes of each recursive definition, to a fixed point (src/types/recursive.rs,
 // resolve): every definition starts at 0 and only grows.
 /**
@@ -685,43 +682,4 @@ const INSPECT = {
   },
 };
 
-/**
- * Walks `bytes` as one message of `descriptor`. Returns `{ rows, value, error, end }`:
- * `rows` in byte order ({ offset, end, path, d, value, note }), the decoded `value` when
- * the walk succeeds, else `error` (a ShornError with code, offset and path), and `end`,
- * where the walk stopped.
- *
- * With `onRow`, each row is handed to it as the walk finds it and none is kept (`rows` is
- * empty), so a dump holds one row at a time. With `stopAt`, the walk ends at the first row
- * of one byte or more that starts there or later (where a dump of an error at `stopAt`
- * stops), with `stopped` true and no `error`: a message the native decoder refused (over
- * its decode budget, which the walk does not estimate) is not walked to its end.
- */
-function inspectBytes(descriptor, bytes, limits, { onRow, stopAt } = {}) {
-  const r = new Inspector(bytes, descriptor, limits);
-  if (onRow !== undefined || stopAt !== undefined) {
-    const keep = onRow ?? ((row) => r.rows.push(row));
-    r.onRow = stopAt === undefined ? keep : (row) => {
-      if (row.offset >= stopAt && row.end > row.offset) throw STOP;
-      keep(row);
-    };
-  }
-  let value;
-  let error = null;
-  let stopped = false;
-  try {
-    value = r.value(descriptor);
-    if (r.remaining !== 0) {
-      error = walkError('ERR_SHORN_TRAILING', r.pos, '$', `trailing bytes after the message, from offset ${r.pos}`);
-    } else if (r.deferred !== null) {
-      error = r.deferred;
-    }
-  } catch (e) {
-    if (e === STOP) stopped = true;
-    else if (!(e instanceof ShornError)) throw e;
-    else error = e;
-  }
-  return { rows: r.rows, value: error || stopped ? undefined : value, error, end: r.pos, stopped };
-}
-
-module.exports = { inspectBytes, Inspector, sizesOf, INSPECT, DEFAULT_LIMITS };
+module.exports = { walkError, Inspector, sizesOf, INSPECT, DEFAULT_LIMITS };
