@@ -167,3 +167,26 @@ describe('the envelope and registries', () => {
     assert.throws(() => createRegistry([V1]).encode(undefined, 1), { code: 'ERR_SHORN_SCHEMA' });
   });
 });
+
+// One fingerprint, one codec (issue 37, finding 13): two codecs of one schema compiled with
+// other limits are refused, naming the first option that differs; the same options, or
+// the same codec twice, are one entry.
+test('a registry refuses two codecs of one schema compiled with different options, naming the option', () => {
+  const schema = t.object({ s: t.string() });
+  const cases = [
+    [{}, { maxStringBytes: 10 }, 'maxStringBytes the default vs 10'],
+    [{ maxDepth: 5 }, { maxDepth: 6 }, 'maxDepth 5 vs 6'],
+    [{ maxDecodedBytes: 1000 }, {}, 'maxDecodedBytes 1000 vs '],
+    [{ maxIssues: 3 }, { maxIssues: 4 }, 'maxIssues 3 vs 4'],
+  ];
+  for (const [a, b, named] of cases) {
+    assert.throws(
+      () => createRegistry([compile(schema, a), compile(schema, b)]),
+      (e) => e instanceof ShornError && e.code === 'ERR_SHORN_SCHEMA' && e.message.includes(`different options (${named}`),
+      named,
+    );
+  }
+  const codec = compile(schema, { maxDepth: 7 });
+  const registry = createRegistry([codec, compile(schema, { maxDepth: 7 }), codec]);
+  assert.deepEqual(registry.fingerprints, [codec.fingerprint]);
+});

@@ -512,17 +512,12 @@ function decode(schema, bytes) {
   return codecFor(schema).decode(bytes);
 }
 
-// The first compile option in which codecs `a` and `b` differ (`name a vs b`), or null.
-function differentOptions(a, b) {
-  const [x, y] = [SETTINGS.get(a), SETTINGS.get(b)];
-  if (x === y) return null;
-  const named = (s) => ({ ...Object.fromEntries(LIMITS.map((name, k) => [name, s.limits[k]])), maxDepth: s.maxDepth, [BUDGET]: s.budget, maxIssues: s.maxIssues });
-  const [p, q] = [named(x), named(y)];
-  const shown = (v) => (v === -1 ? 'the default' : String(v));
-  for (const key of Object.keys(p)) if (p[key] !== q[key]) return `${key} ${shown(p[key])} vs ${shown(q[key])}`;
-  return null;
+// A codec's compile options, by name (lib/envelope.js compares two a registry is given).
+function optionsOf(codec) {
+  const s = SETTINGS.get(codec);
+  return { ...Object.fromEntries(LIMITS.map((name, k) => [name, s.limits[k]])), maxDepth: s.maxDepth, [BUDGET]: s.budget, maxIssues: s.maxIssues };
 }
 
-// `differentOptions` is for lib/envelope.js's registries, which index.js makes: they are
-// not required here, so a bundle that imports only what this module has leaves them out.
-module.exports = { t, compile, encode, decode, fromZod, fromZodReport, fromJsonSchema, compatibility, ShornError, Codec, differentOptions };
+// `optionsOf` is for lib/envelope.js's registries, which index.js makes: they are not
+// required here, so a bundle that imports only what this module has leaves them out.
+module.exports = { t, compile, encode, decode, fromZod, fromZodReport, fromJsonSchema, compatibility, ShornError, Codec, optionsOf };

@@ -51,11 +51,19 @@ function putUint32(out, at, v) {
 }
 
 /**
- * Makes registries; `api` is the package's own exports (compile, Codec), passed in to keep
- * this module free of a require cycle.
+ * Makes registries; `api` is the package's own exports (compile, Codec, and `optionsOf`, a
+ * codec's compile options by name), passed in to keep this module free of a require cycle.
  */
 function registries(api) {
-  const { compile, Codec, differentOptions } = api;
+  const { compile, Codec, optionsOf } = api;
+
+  // The first compile option in which codecs `a` and `b` differ (`name a vs b`), or null.
+  function differentOptions(a, b) {
+    const [p, q] = [optionsOf(a), optionsOf(b)];
+    const shown = (v) => (v === -1 ? 'the default' : String(v));
+    for (const key of Object.keys(p)) if (p[key] !== q[key]) return `${key} ${shown(p[key])} vs ${shown(q[key])}`;
+    return null;
+  }
 
   class Registry {
     constructor(schemas, options) {
