@@ -607,8 +607,24 @@ describe('constraints are part of the descriptor', () => {
     const { source } = generate(d, analyze(d), marshallerOf(d));
     assert.doesNotMatch(source, /violation|decodeViolation/);
     const c = t.object({ a: t.uint8({ max: 3 }), s: t.string({ format: 'url' }) });
-    assert.match(generate(c, analyze(c), marshallerOf(c)).source, /G\.violation[\s\S]*G\.decodeViolation/);
+    assert.match(generate(c, analyze(c), marshallerOf(c)).source, /G\.violation[\s\S]*rt\.decodeViolation/);
   });
+});
+
+// A pattern or format JS finds broken after a native decode: the native side finds the
+// string's offset and path again (`nat.locate`); where it cannot (an input another thread
+// changed meanwhile), the error has the string's static path and no offset.
+test('a string JS finds broken after a native decode is reported at its offset, or at its static path', () => {
+  const rt = require('../lib/runtime');
+  const d = t.object({ u: t.array(t.string({ format: 'url' })) });
+  const m = marshallerOf(d);
+  const item = d.fields[0].schema.items;
+  const at = rt.decodeViolation(m, { locate: () => [7, '$.u[2]'] }, null, 0, item, 'x');
+  assert.equal(at.message, 'invalid value at offset 7 ($.u[2]): expected string of format url, found string "x"');
+  assert.deepEqual([at.code, at.offset, at.path], ['ERR_SHORN_INVALID', 7, '$.u[2]']);
+  const lost = rt.decodeViolation(m, { locate: () => undefined }, null, 0, item, 'x');
+  assert.equal(lost.message, 'invalid value ($.u[]): expected string of format url, found string "x"');
+  assert.deepEqual([lost.code, lost.offset, lost.path], ['ERR_SHORN_INVALID', undefined, '$.u[]']);
 });
 
 describe('frames: a message that breaks a constraint stops the stream at its frame, after the frames before it', () => {

@@ -114,17 +114,6 @@ function violation(path, broken) {
   return error;
 }
 
-// The same, found in a decoded value at byte `offset` (docs/FORMAT.md, "Decoding rules").
-function decodeViolation(offset, path, broken) {
-  const error = new ShornError(
-    'ERR_SHORN_INVALID',
-    `invalid value at offset ${offset} (${path}): expected ${broken.expected}, found ${broken.found}`,
-    { offset, path },
-  );
-  error[ISSUE] = broken.issue;
-  return error;
-}
-
 // The path syntax shared with the Rust core (src/codec/error.rs): `.name` for identifier
 // names, `["any name"]` otherwise, `[index]` for array items.
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -132,4 +121,4 @@ function pathKey(name) {
   return IDENTIFIER.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
 }
 
-module.exports = { ShornError, ISSUE, makeError, issueOf, invalid, violation, decodeViolation, describe, pathKey };
+module.exports = { ShornError, ISSUE, makeError, issueOf, invalid, violation, describe, pathKey };

@@ -8,7 +8,7 @@
 
 const { TYPES } = require('./types');
 const { tagIndex } = require('./types/union');
-const { ShornError, ISSUE, violation, decodeViolation, pathKey } = require('./errors');
+const { ShornError, ISSUE, violation, pathKey } = require('./errors');
 const rt = require('#runtime');
 
 function def(d) {
@@ -115,25 +115,6 @@ class Marshaller {
   /** The error for `x` at `path` breaking a constraint of `d` (its first one). */
   violation(path, d, x) {
     return violation(path, def(d).violations(d, x)[0]);
-  }
-
-  /**
-   * The error for decoded string `s` of `d` breaking its pattern or format, which JS found
-   * after the native decode of `bytes` succeeded: the native side decodes `bytes` again
-   * to the string whose length is at tape slot `slot`, for its offset and path. (An input
-   * another thread changed meanwhile may lead elsewhere: then the path is the static one.)
-   */
-  decodeViolation(nat, bytes, slot, d, s) {
-    const broken = def(d).violations(d, s)[0];
-    const at = nat.locate(bytes, slot);
-    if (at === undefined) {
-      const error = new ShornError('ERR_SHORN_INVALID', `invalid value (${this.pathOf(d)}): expected ${broken.expected}, found ${broken.found}`, {
-        path: this.pathOf(d),
-      });
-      error[ISSUE] = broken.issue;
-      return error;
-    }
-    return decodeViolation(at[0], at[1], broken);
   }
 
   /**

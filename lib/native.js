@@ -92,7 +92,7 @@ const TAPE_READS = {
   ref: (c, d) => c.take(c.target(d).schema),
   string(c, d) {
     const s = c.text();
-    if (string.checkedByJs(d) && !string.formedOnDecode(d, s)) throw c.m.decodeViolation(c.m.nat, c.bytes, c.i - 1, d, s);
+    if (string.checkedByJs(d) && !string.formedOnDecode(d, s)) throw rt.decodeViolation(c.m, c.m.nat, c.bytes, c.i - 1, d, s);
     return s;
   },
   tuple(c, d) {

@@ -9,7 +9,7 @@
 const host = require('#host');
 const base = require('./base');
 
-const { ShornError } = require('./errors');
+const { ShornError, ISSUE } = require('./errors');
 const { state, native, setTape, newTape, newSlab, slab, OutBuffer, OFFSET_SHIFT, LENGTH_MASK, SLAB_BYTES, TAPE_SLOTS, SMALL_INPUT, SET_INPUT, ObjectPrototype, inputLength, typedArraySet } = base;
 
 // A decode input this large may grow the native tape or text past what is kept between
@@ -488,7 +488,27 @@ function keepKey(K, slot, key, own) {
   K.own.push(own);
 }
 
+/**
+ * The error for decoded string `s` of `d` breaking its pattern or format, which JS found
+ * after the native decode of `bytes` by marshaller `m` succeeded: the native side decodes
+ * `bytes` again to the string whose length is at tape slot `slot`, for its offset and path
+ * (docs/FORMAT.md, "Decoding rules"). (An input another thread changed meanwhile may lead
+ * elsewhere: then the path is the static one.)
+ */
+function decodeViolation(m, nat, bytes, slot, d, s) {
+  // Required here: lib/types requires this module (a cold path, after a decode failed).
+  const broken = require('./types').TYPES.get(d.type).violations(d, s)[0];
+  const at = nat.locate(bytes, slot);
+  const error =
+    at === undefined
+      ? new ShornError('ERR_SHORN_INVALID', `invalid value (${m.pathOf(d)}): expected ${broken.expected}, found ${broken.found}`, { path: m.pathOf(d) })
+      : new ShornError('ERR_SHORN_INVALID', `invalid value at offset ${at[0]} (${at[1]}): expected ${broken.expected}, found ${broken.found}`, { offset: at[0], path: at[1] });
+  error[ISSUE] = broken.issue;
+  return error;
+}
+
 module.exports = {
+  decodeViolation,
   ObjectPrototype: base.ObjectPrototype,
   onPrototype: base.onPrototype,
   tapeBytes,

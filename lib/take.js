@@ -54,13 +54,13 @@ const TAKE = {
   const: (g, op) => JSON.stringify(op.value),
   // Sliced from the text. A decoded string is checked against its pattern, and a url or
   // ipv6 format, here (the native side checked its length and the other formats); the
-  // error's offset and path come from the native side (`G.decodeViolation`), which finds
+  // error's offset and path come from the native side (`rt.decodeViolation`), which finds
   // the string again by its tape slot.
   string(g, op) {
     const d = op.d;
     if (!string.checkedByJs(d)) return g.text();
     const s = g.fresh('s');
-    g.dec.push(`const ${s} = ${g.text()};`, `if (!(${stringFormed(g, d, s, string.jsFormat(d)).join(' && ')})) throw G.decodeViolation(nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
+    g.dec.push(`const ${s} = ${g.text()};`, `if (!(${stringFormed(g, d, s, string.jsFormat(d)).join(' && ')})) throw rt.decodeViolation(G, nat, bytes, i - 1, ${g.constant(d)}, ${s});`);
     return s;
   },
   // Taken by the generic marshaller, which holds the message's key table.
