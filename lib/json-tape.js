@@ -123,7 +123,7 @@ function changed(path) {
 }
 
 // Generated code writes a json value with `write` and takes the tape and text from J
-// after, as the encoder's `put` does (`putBytes`).
+// after, as the encoder's `put` does (`put`).
 J.write = write;
 J.items = items;
 J.changed = changed;
@@ -651,4 +651,25 @@ function shaped(c, keys, n, shape) {
   return b !== null ? b(c, keys, take) : members(c, keys, n, null);
 }
 
-module.exports = { J, BUSY, FAIL, FAIL_CUT, write, changed, take };
+/**
+ * Encoder `c`'s write of json value `x` in its tape form, with `write`; `put` (the generic
+ * walk, lib/types/json.js) where issues are collected or strings are positional, and where
+ * `write` gives up (then its error, or the value changed while it was written).
+ */
+function put(c, x, walk) {
+  if (c.issues !== null || c.strings !== null) return walk(c, x);
+  const end = write(x, c.T, c.i, c.S, c.depth, c.m.maxDepth, (T, need) => {
+    c.T = T;
+    return c.grow(need);
+  }, c.scratch);
+  if (end !== BUSY) c.T = J.T;
+  if (end >= 0) {
+    c.i = end;
+    c.S = J.S;
+    return;
+  }
+  walk(c, x);
+  if (end === FAIL_CUT) throw changed(c.path());
+}
+
+module.exports = { J, BUSY, FAIL, FAIL_CUT, write, changed, take, put };

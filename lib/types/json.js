@@ -95,25 +95,11 @@ function put(c, x) {
   }
 }
 
-// The tape writer's `write` for an encoder (`put` of the type: codecs without generated
-// code, hand-offs), in its bytes; `put` where issues are collected, strings are
-// positional, or the build has no tape writer.
-function putBytes(c, x) {
-  if (tape.write === undefined || c.issues !== null || c.strings !== null) return put(c, x);
-  const end = tape.write(x, c.T, c.i, c.S, c.depth, c.m.maxDepth, (T, need) => {
-    c.T = T;
-    return c.grow(need);
-  }, c.scratch);
-  const J = tape.J;
-  if (end !== tape.BUSY) c.T = J.T;
-  if (end >= 0) {
-    c.i = end;
-    c.S = J.S;
-    return;
-  }
-  put(c, x);
-  if (end === tape.FAIL_CUT) throw tape.changed(c.path());
-}
+// An encoder's write of json value `x` (`put` of the type: codecs without generated code,
+// hand-offs): the tape writer's (lib/json-tape.js, `put`) in Node, where issues are not
+// collected and strings are not positional; else `put`, the walk below. A browser build
+// has no tape writer (#json-tape): `put` alone.
+const putBytes = tape.put === undefined ? put : (c, x) => tape.put(c, x, put);
 
 module.exports = [
   {
