@@ -320,7 +320,7 @@ test('text of over 24 bytes decodes as natively: every edge of UTF-8 after and b
   assert.ok(valid > 1500 && refused > 1500, `${valid} well-formed, ${refused} refused`);
 });
 
-test('text of over 24 bytes whose first 8 bytes are not all ASCII, decoded in JS (lib/closures.js, `unitsUtf8`): every edge of UTF-8 at its start, after Latin-1 text and after a wide char; long Latin-1, wide and mixed text; and its heap estimate, as natively', () => {
+test('text of over 24 bytes whose first 8 bytes are not all ASCII, decoded in JS (lib/host.js, `unitsText.utf8`): every edge of UTF-8 at its start, after Latin-1 text and after a wide char; long Latin-1, wide and mixed text; and its heap estimate, as natively', () => {
   // In Node such text is decoded by a JS loop into a scratch Buffer, one byte a char while
   // the chars fit one, then two; up to 4,096 bytes (longer text by Buffer#utf8Slice).
   const check = textChecker();

@@ -110,7 +110,7 @@ class In {
     // The message's keys whose text counts once (`key`), made at its first key; null
     // again for each message, or false where no exact estimate is asked for (`key`).
     this.keys = null;
-    // Where `unitsUtf8` puts its units in the scratch, and whether it leaves them there
+    // Where host.unitsText.utf8 puts its units in the scratch, and whether it leaves them there
     // (lib/small-text.js, `smallTextLater`); 0 and false but there.
     this.at = 0;
     this.later = false;
@@ -343,7 +343,7 @@ class In {
     // Text of which the first 8 bytes are ASCII is left to V8, whose decode of ASCII is
     // the faster (github_events' URLs).
     if (unitsText !== null && end - p >= 8 && end - p <= unitsText.max - this.at && ((b[p] | b[p + 1] | b[p + 2] | b[p + 3] | b[p + 4] | b[p + 5] | b[p + 6] | b[p + 7]) & 0x80) !== 0) {
-      const s = this.unitsUtf8(p, end);
+      const s = unitsText.utf8(this, p, end);
       if (s !== null) return s;
     }
     let s = utf8Slice === null ? '\ufffd' : utf8Slice(b, p, end);
@@ -357,85 +357,6 @@ class In {
     // eslint-disable-next-line no-control-regex
     if (!this.wide && /[^\u0000-\u00ff]/.test(s)) this.wide = true;
     return s;
-  }
-
-  /**
-   * Input bytes `p` to `end` (at most `unitsText.max` less `at`) as a string, decoded in
-   * JS into a scratch Buffer and made a string by one copy (host.unitsText: in Node, ~2x
-   * V8's own decode of non-ASCII UTF-8): one byte a char while the chars fit one (Latin-1
-   * text), then UTF-16 units, from `at`, from the first that does not. Only well-formed
-   * UTF-8, as `shortUtf8` takes it; null for anything else, which `decodeUtf8` refuses.
-   * Where `later` is set (lib/small-text.js), UTF-16 units are left in the scratch for one
-   * copy of them all, `at` moves past them, and the string returned is ''.
-   */
-  unitsUtf8(p, end) {
-    const b = this.b;
-    const B = unitsText.U8;
-    let n = 0;
-    let k = p;
-    for (; k < end; ) {
-      const c = b[k];
-      if (c < 0x80) {
-        B[n++] = c;
-        k++;
-      } else if ((c === 0xc2 || c === 0xc3) && k + 1 < end) {
-        const c1 = b[k + 1] ^ 0x80;
-        if (c1 > 0x3f) return null;
-        B[n++] = ((c & 0x1f) << 6) | c1;
-        k += 2;
-      } else break;
-    }
-    if (k === end) return unitsText.bytes(n);
-    // A char past U+00FF (or bytes that are not UTF-8): two bytes a char from here.
-    const U = unitsText.U16;
-    const at = this.at;
-    for (let q = 0; q < n; q++) U[at + q] = B[q];
-    n += at;
-    while (k < end) {
-      const c = b[k];
-      if (c < 0x80) {
-        U[n++] = c;
-        k++;
-        continue;
-      }
-      if (c < 0xe0) {
-        if (c < 0xc2 || k + 1 >= end) return null;
-        const c1 = b[k + 1] ^ 0x80;
-        if (c1 > 0x3f) return null;
-        U[n++] = ((c & 0x1f) << 6) | c1;
-        k += 2;
-        continue;
-      }
-      if (c < 0xf0) {
-        if (k + 2 >= end) return null;
-        const c1 = b[k + 1] ^ 0x80;
-        const c2 = b[k + 2] ^ 0x80;
-        const u = ((c & 0x0f) << 12) | (c1 << 6) | c2;
-        // Not a continuation byte; overlong; a surrogate.
-        if ((c1 | c2) > 0x3f || u < 0x800 || (u & 0xf800) === 0xd800) return null;
-        U[n++] = u;
-        k += 3;
-        continue;
-      }
-      if (c > 0xf4 || k + 3 >= end) return null;
-      const c1 = b[k + 1] ^ 0x80;
-      const c2 = b[k + 2] ^ 0x80;
-      const c3 = b[k + 3] ^ 0x80;
-      if ((c1 | c2 | c3) > 0x3f) return null;
-      const u = (((c & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3) - 0x10000;
-      // Overlong, or past U+10FFFF.
-      if (u < 0 || u > 0xfffff) return null;
-      U[n] = 0xd800 | (u >> 10);
-      U[n + 1] = 0xdc00 | (u & 0x3ff);
-      n += 2;
-      k += 4;
-    }
-    this.wide = true;
-    if (this.later) {
-      this.at = n;
-      return '';
-    }
-    return unitsText.units(at, n);
   }
 }
 

@@ -47,7 +47,8 @@ function nodeUtf8Slice() {
 // string from non-ASCII UTF-8 at ~4 ns a byte (unicodePerson's two strings, 175 bytes:
 // ~700 ns by Buffer#utf8Slice, ~780 by TextDecoder); a JS loop that checks and decodes
 // them into the scratch, and the two copies, take ~350 ns. `units(from, to)`: units
-// `from` to `to` of `U16` as a string; `bytes(n)`: the first `n` bytes of `U8`. Only where a probe
+// `from` to `to` of `U16` as a string; `bytes(n)`: the first `n` bytes of `U8`; `utf8(r, p,
+// end)`: a decode's text there, by that loop (lib/closures.js, In#decodeUtf8). Only where a probe
 // at load finds it so (ucs2Slice reads little-endian units: a big-endian host fails the
 // probe), else null.
 const UNITS_MAX = 4096;
@@ -69,12 +70,94 @@ function nodeUnitsText() {
   } catch {
     return null;
   }
+  const U8 = new Uint8Array(bytes.buffer, bytes.byteOffset, UNITS_MAX);
+
+  /**
+   * Bytes `p` to `end` of decode `r`'s input (lib/closures.js, In: at most `max` less its
+   * `at`) as a string, decoded in JS into the scratch and made a string by one copy (~2x
+   * V8's own decode of non-ASCII UTF-8): one byte a char while the chars fit one (Latin-1
+   * text), then UTF-16 units, from `at`, from the first that does not. Only well-formed
+   * UTF-8, as `In#shortUtf8` takes it; null for anything else, which `In#decodeUtf8` refuses.
+   * Where `later` is set (lib/small-text.js), UTF-16 units are left in the scratch for one
+   * copy of them all, `at` moves past them, and the string returned is ''.
+   */
+  function utf8(r, p, end) {
+    const b = r.b;
+    const B = U8;
+    let n = 0;
+    let k = p;
+    for (; k < end; ) {
+      const c = b[k];
+      if (c < 0x80) {
+        B[n++] = c;
+        k++;
+      } else if ((c === 0xc2 || c === 0xc3) && k + 1 < end) {
+        const c1 = b[k + 1] ^ 0x80;
+        if (c1 > 0x3f) return null;
+        B[n++] = ((c & 0x1f) << 6) | c1;
+        k += 2;
+      } else break;
+    }
+    if (k === end) return latin1.call(bytes, 0, n);
+    // A char past U+00FF (or bytes that are not UTF-8): two bytes a char from here.
+    const U = U16;
+    const at = r.at;
+    for (let q = 0; q < n; q++) U[at + q] = B[q];
+    n += at;
+    while (k < end) {
+      const c = b[k];
+      if (c < 0x80) {
+        U[n++] = c;
+        k++;
+        continue;
+      }
+      if (c < 0xe0) {
+        if (c < 0xc2 || k + 1 >= end) return null;
+        const c1 = b[k + 1] ^ 0x80;
+        if (c1 > 0x3f) return null;
+        U[n++] = ((c & 0x1f) << 6) | c1;
+        k += 2;
+        continue;
+      }
+      if (c < 0xf0) {
+        if (k + 2 >= end) return null;
+        const c1 = b[k + 1] ^ 0x80;
+        const c2 = b[k + 2] ^ 0x80;
+        const u = ((c & 0x0f) << 12) | (c1 << 6) | c2;
+        // Not a continuation byte; overlong; a surrogate.
+        if ((c1 | c2) > 0x3f || u < 0x800 || (u & 0xf800) === 0xd800) return null;
+        U[n++] = u;
+        k += 3;
+        continue;
+      }
+      if (c > 0xf4 || k + 3 >= end) return null;
+      const c1 = b[k + 1] ^ 0x80;
+      const c2 = b[k + 2] ^ 0x80;
+      const c3 = b[k + 3] ^ 0x80;
+      if ((c1 | c2 | c3) > 0x3f) return null;
+      const u = (((c & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3) - 0x10000;
+      // Overlong, or past U+10FFFF.
+      if (u < 0 || u > 0xfffff) return null;
+      U[n] = 0xd800 | (u >> 10);
+      U[n + 1] = 0xdc00 | (u & 0x3ff);
+      n += 2;
+      k += 4;
+    }
+    r.wide = true;
+    if (r.later) {
+      r.at = n;
+      return '';
+    }
+    return ucs2.call(buffer, 2 * at, 2 * n);
+  }
+
   return {
     max: UNITS_MAX,
     U16,
-    U8: new Uint8Array(bytes.buffer, bytes.byteOffset, UNITS_MAX),
+    U8,
     units: (from, to) => ucs2.call(buffer, 2 * from, 2 * to),
     bytes: (n) => latin1.call(bytes, 0, n),
+    utf8,
   };
 }
 

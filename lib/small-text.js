@@ -28,7 +28,7 @@ function smallText(b, p, n) {
 
 // The same for a string that is a field of the message's object (lib/small.js, `string`),
 // where its text is longer than `shortUtf8` takes and JS decodes it into UTF-16 units
-// (`In#unitsUtf8`): the units stay in the scratch, after those of the message's other
+// (host.unitsText.utf8): the units stay in the scratch, after those of the message's other
 // such strings, and the read gets a number, which `LATER.take` turns into the string once
 // the message is read. Then one `ucs2Slice` call (~80 ns, the most of what a string of
 // unicodePerson cost) makes all of them, and each field is a slice of it: the native back
