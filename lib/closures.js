@@ -110,8 +110,8 @@ class In {
     // The message's keys whose text counts once (`key`), made at its first key; null
     // again for each message, or false where no exact estimate is asked for (`key`).
     this.keys = null;
-    // Where host.unitsText.utf8 puts its units in the scratch, and whether it leaves them there
-    // (lib/small-text.js, `smallTextLater`); 0 and false but there.
+    // Where host.unitsText.utf8 puts its units in the scratch, and whether it leaves them
+    // there (lib/small-text.js, `smallTextLater`); 0 and false but there.
     this.at = 0;
     this.later = false;
     this.maxString = limits.maxStringBytes;

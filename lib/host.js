@@ -46,9 +46,9 @@ function nodeUtf8Slice() {
 // scratch Buffer, by Buffer#ucs2Slice (#latin1Slice): one copy. Node 20's V8 makes a
 // string from non-ASCII UTF-8 at ~4 ns a byte (unicodePerson's two strings, 175 bytes:
 // ~700 ns by Buffer#utf8Slice, ~780 by TextDecoder); a JS loop that checks and decodes
-// them into the scratch, and the two copies, take ~350 ns. `units(from, to)`: units
-// `from` to `to` of `U16` as a string; `bytes(n)`: the first `n` bytes of `U8`; `utf8(r, p,
-// end)`: a decode's text there, by that loop (lib/closures.js, In#decodeUtf8). Only where a probe
+// them into the scratch, and the two copies, take ~350 ns. `utf8(r, p, end)`: a decode's
+// text, by that loop (lib/closures.js, In#decodeUtf8); `units(from, to)`: units `from` to
+// `to` of the scratch as a string (lib/small-text.js). Only where a probe
 // at load finds it so (ucs2Slice reads little-endian units: a big-endian host fails the
 // probe), else null.
 const UNITS_MAX = 4096;
@@ -153,10 +153,7 @@ function nodeUnitsText() {
 
   return {
     max: UNITS_MAX,
-    U16,
-    U8,
     units: (from, to) => ucs2.call(buffer, 2 * from, 2 * to),
-    bytes: (n) => latin1.call(bytes, 0, n),
     utf8,
   };
 }

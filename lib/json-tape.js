@@ -123,7 +123,7 @@ function changed(path) {
 }
 
 // Generated code writes a json value with `write` and takes the tape and text from J
-// after, as the encoder's `put` does (`put`).
+// after, as `put` (below) does for an encoder.
 J.write = write;
 J.items = items;
 J.changed = changed;

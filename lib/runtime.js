@@ -499,10 +499,9 @@ function decodeViolation(m, nat, bytes, slot, d, s) {
   // Required here: lib/types requires this module (a cold path, after a decode failed).
   const broken = require('./types').TYPES.get(d.type).violations(d, s)[0];
   const at = nat.locate(bytes, slot);
-  const error =
-    at === undefined
-      ? new ShornError('ERR_SHORN_INVALID', `invalid value (${m.pathOf(d)}): expected ${broken.expected}, found ${broken.found}`, { path: m.pathOf(d) })
-      : new ShornError('ERR_SHORN_INVALID', `invalid value at offset ${at[0]} (${at[1]}): expected ${broken.expected}, found ${broken.found}`, { offset: at[0], path: at[1] });
+  const [offset, path] = at === undefined ? [undefined, m.pathOf(d)] : at;
+  const place = offset === undefined ? `(${path})` : `at offset ${offset} (${path})`;
+  const error = new ShornError('ERR_SHORN_INVALID', `invalid value ${place}: expected ${broken.expected}, found ${broken.found}`, { offset, path });
   error[ISSUE] = broken.issue;
   return error;
 }
