@@ -290,11 +290,14 @@ class In {
     const U = SHORT_UNITS;
     let n = 0;
     let wide = 0;
+    // Indexes added with `| 0` (no overflow check), exact while under 2^31.
+    if (end > 0x7fffffff) return this.decodeUtf8(p, end);
     for (let k = p; k < end; ) {
       const c = b[k];
       if (c < 0x80) {
-        U[n++] = c;
-        k++;
+        U[n] = c;
+        n = (n + 1) | 0;
+        k = (k + 1) | 0;
         continue;
       }
       let u;
@@ -302,7 +305,7 @@ class In {
         const c1 = b[k + 1];
         if ((c1 & 0xc0) !== 0x80) return this.decodeUtf8(p, end);
         u = ((c & 0x1f) << 6) | (c1 & 0x3f);
-        k += 2;
+        k = (k + 2) | 0;
       } else if (c >= 0xe0 && c <= 0xef && k + 2 < end) {
         const c1 = b[k + 1];
         const c2 = b[k + 2];
@@ -310,7 +313,7 @@ class In {
         u = ((c & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
         // Overlong, or a surrogate.
         if (u < 0x800 || (u >= 0xd800 && u <= 0xdfff)) return this.decodeUtf8(p, end);
-        k += 3;
+        k = (k + 3) | 0;
       } else if (c >= 0xf0 && c <= 0xf4 && k + 3 < end) {
         const c1 = b[k + 1];
         const c2 = b[k + 2];
@@ -319,14 +322,16 @@ class In {
         u = ((c & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f);
         // Overlong, or past U+10FFFF.
         if (u < 0x10000 || u > 0x10ffff) return this.decodeUtf8(p, end);
-        k += 4;
+        k = (k + 4) | 0;
         u -= 0x10000;
-        U[n++] = 0xd800 | (u >> 10);
-        U[n++] = 0xdc00 | (u & 0x3ff);
+        U[n] = 0xd800 | (u >> 10);
+        U[n + 1] = 0xdc00 | (u & 0x3ff);
+        n = (n + 2) | 0;
         wide = 0x100;
         continue;
       } else return this.decodeUtf8(p, end);
-      U[n++] = u;
+      U[n] = u;
+      n = (n + 1) | 0;
       wide |= u;
     }
     if (wide > 0xff) this.wide = true;
