@@ -9,7 +9,7 @@
 const host = require('#host');
 const base = require('./base');
 
-const { ShornError, ISSUE } = require('./errors');
+const { ShornError, makeError } = require('./errors');
 const { state, native, setTape, newTape, newSlab, slab, OutBuffer, OFFSET_SHIFT, LENGTH_MASK, SLAB_BYTES, TAPE_SLOTS, SMALL_INPUT, SET_INPUT, ObjectPrototype, inputLength, typedArraySet } = base;
 
 // A decode input this large may grow the native tape or text past what is kept between
@@ -501,9 +501,7 @@ function decodeViolation(m, nat, bytes, slot, d, s) {
   const at = nat.locate(bytes, slot);
   const [offset, path] = at === undefined ? [undefined, m.pathOf(d)] : at;
   const place = offset === undefined ? `(${path})` : `at offset ${offset} (${path})`;
-  const error = new ShornError('ERR_SHORN_INVALID', `invalid value ${place}: expected ${broken.expected}, found ${broken.found}`, { offset, path });
-  error[ISSUE] = broken.issue;
-  return error;
+  return makeError('ERR_SHORN_INVALID', `invalid value ${place}: expected ${broken.expected}, found ${broken.found}`, offset, path, broken.issue);
 }
 
 module.exports = {
