@@ -14,6 +14,16 @@ const tools = require('./tools');
 
 const root = path.join(__dirname, '..');
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+// A run of the JS suite takes ~4-5 minutes here. Seen once in CI (2026-12-06, Node
+// 22.23.5): the test runner's parent spinning at 100% CPU for 30 minutes, its event loop
+// starved (the golden vectors' file process exited and never reaped), the shape of
+// nodejs/node#62693 (the runner's reading of a file's output loops on what reads as a cut
+// frame of its own protocol; SIGTERM does not stop it). That file then passed alone, three
+// times, and in a full run. So each run of the suite (a step marked SUITE) is killed after
+// SUITE_MINUTES and run once more, saying so; a second hang fails the check.
+const SUITE_MINUTES = 20;
+const SUITE = true;
+
 const steps = [
   ['tools', process.execPath, [path.join(__dirname, 'tools.js')]],
   ['rustfmt', 'cargo', ['fmt', '--check']],
@@ -29,13 +39,13 @@ const steps = [
   ['types matrix', process.execPath, [path.join(__dirname, 'types-matrix.js')]],
   // Files, not the folder: Node 22+ reads `--test` arguments as globs, Node 20 as paths.
   // The addon built once against Node 20's headers loads on all three (Node-API 9).
-  [`node --test (Node ${process.versions.node})`, process.execPath, ['--test', ...testFiles()]],
+  [`node --test (Node ${process.versions.node})`, process.execPath, ['--test', ...testFiles()], {}, SUITE],
   // On a CPU with AVX-512 VBMI2 decode transcodes with it; the Node 22 run turns it off
   // (SHORN_NO_AVX512, src/codec/utf16_avx512.rs), so that the SSSE3 path is tested too.
   ...tools.paths().nodes.map((node) =>
     node.version.startsWith('22.')
-      ? [`node --test (Node ${node.version}, SHORN_NO_AVX512=1)`, node.bin, ['--test', ...testFiles()], { SHORN_NO_AVX512: '1' }]
-      : [`node --test (Node ${node.version})`, node.bin, ['--test', ...testFiles()]],
+      ? [`node --test (Node ${node.version}, SHORN_NO_AVX512=1)`, node.bin, ['--test', ...testFiles()], { SHORN_NO_AVX512: '1' }, SUITE]
+      : [`node --test (Node ${node.version})`, node.bin, ['--test', ...testFiles()], {}, SUITE],
   ),
   ['platforms', process.execPath, ['--test', path.join(root, 'tests', 'package', 'platforms.test.js')]],
   ['package', process.execPath, ['--test', path.join(root, 'tests', 'package', 'package.test.js')]],
@@ -52,17 +62,7 @@ function testFiles() {
     .map((f) => path.join(dir, f));
 }
 
-// A run of the JS suite takes ~4-5 minutes here. Seen once in CI (2026-12-06, Node
-// 22.23.5): the test runner's parent spinning at 100% CPU for 30 minutes, its event loop
-// starved (the golden vectors' file process exited and never reaped), the shape of
-// nodejs/node#62693 (the runner's reading of a file's output loops on what reads as a cut
-// frame of its own protocol; SIGTERM does not stop it). That file then passed alone, three
-// times, and in a full run. So each `node --test` step is killed after SUITE_MINUTES and
-// run once more, saying so; a second hang fails the check.
-const SUITE_MINUTES = 20;
-
-function runStep(name, command, args, env) {
-  const suite = name.startsWith('node --test');
+function runStep(name, command, args, env, suite) {
   const options = { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } };
   if (suite) Object.assign(options, { timeout: SUITE_MINUTES * 60_000, killSignal: 'SIGKILL' });
   let run = spawnSync(command, args, options);
@@ -73,10 +73,10 @@ function runStep(name, command, args, env) {
   return run;
 }
 
-for (const [name, command, args, env = {}] of steps) {
+for (const [name, command, args, env = {}, suite = false] of steps) {
   const started = Date.now();
   console.log(`\n== ${name}: ${[path.basename(command), ...args.map((a) => path.relative(root, a) || a)].join(' ')}`);
-  const run = runStep(name, command, args, env);
+  const run = runStep(name, command, args, env, suite);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (run.error || run.status !== 0) {
     console.error(`\n== ${name} FAILED after ${seconds} s${run.error ? `: ${run.error.message}` : ''}`);
