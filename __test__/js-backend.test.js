@@ -251,12 +251,13 @@ test('short text decodes as natively: every edge of UTF-8, and random and mutate
 test('a lone surrogate is refused as natively at every length and place, and text around it is written as natively', () => {
   // The closures find a lone surrogate in short text as they write it and in long text
   // (64 units or more, written by Buffer#utf8Write or TextEncoder, which would write
-  // U+FFFD in its place) before; ASCII is not checked at all.
+  // U+FFFD in its place) before; in Node, text of 256 units or more after, where its
+  // UTF-8 holds a U+FFFD (a text of U+FFFDs of its own is written); ASCII is not checked.
   const schema = t.object({ a: t.uint8(), s: t.string(), tail: t.array(t.string()) });
-  const FILL = ['a', 'é', '李', '🚀'];
+  const FILL = ['a', 'é', '李', '🚀', '\ufffd'];
   const LONE = ['\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800'];
   let refused = 0;
-  for (const length of [0, 1, 2, 15, 16, 42, 43, 63, 64, 65, 127, 128, 129, 200, 5461, 5462]) {
+  for (const length of [0, 1, 2, 15, 16, 42, 43, 63, 64, 65, 127, 128, 129, 200, 255, 256, 257, 5461, 5462]) {
     for (const fill of FILL) {
       let text = '';
       while (text.length < length) text += fill;

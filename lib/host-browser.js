@@ -119,6 +119,7 @@ module.exports = {
   alloc: (n) => new Uint8Array(n),
   // No Buffer#utf8Write: TextEncoder#encodeInto writes long strings (lib/closures.js).
   utf8Write: null,
+  replacementIn: null,
   // Nor Buffer#utf8Slice: the fatal TextDecoder reads text of over 24 bytes.
   utf8Slice: null,
   // Nor #ucs2Slice: TextDecoder's own speed is the browser's.

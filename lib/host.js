@@ -23,6 +23,25 @@ function nodeUtf8Write() {
   return (U, s, o, room) => write.call(U, s, o, room);
 }
 
+// Whether bytes `from` to `to` of Uint8Array `U` hold U+FFFD's UTF-8 (EF BF BD), by
+// Buffer#indexOf (a native search): what Buffer#utf8Write writes for a lone surrogate, so
+// text written without one had none. Over a long text's bytes ~2.5x faster than
+// String#isWellFormed over its UTF-16 (gsoc-2018's 565 non-ASCII texts of 64 units or
+// more: 0.12 against 0.28 ms). Only where a probe at load finds it so, else null.
+function nodeReplacementIn() {
+  const indexOf = Buffer.prototype.indexOf;
+  if (typeof indexOf !== 'function') return null;
+  const FFFD = Uint8Array.of(0xef, 0xbf, 0xbd);
+  const find = (U, from, to) => indexOf.call(new Uint8Array(U.buffer, U.byteOffset + from, to - from), FFFD) !== -1;
+  try {
+    const U = Uint8Array.of(0x61, 0xef, 0xbf, 0xbd, 0x62, 0xef, 0xbf, 0xbe);
+    if (!find(U, 0, 5) || find(U, 0, 3) || find(U, 2, 8) || !find(U, 1, 4)) return null;
+  } catch {
+    return null;
+  }
+  return find;
+}
+
 // Buffer#utf8Slice, called on any Uint8Array: ~1.3x the fatal TextDecoder's speed on text
 // of 25-150 bytes, and no view made per string. It puts U+FFFD for what is not UTF-8
 // (V8's decoder, as the WHATWG decoder replaces: overlong forms, encoded surrogates,
@@ -185,6 +204,8 @@ module.exports = {
    * TextEncoder#encodeInto).
    */
   utf8Write: nodeUtf8Write(),
+  /** `replacementIn(U, from, to)`: whether those bytes hold U+FFFD's UTF-8; or null. */
+  replacementIn: nodeReplacementIn(),
   /**
    * `utf8Slice(U, from, to)`: bytes `from` to `to` of Uint8Array `U` as a string, U+FFFD
    * for what is not UTF-8; or null (then the fatal TextDecoder alone).
