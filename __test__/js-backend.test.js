@@ -616,6 +616,43 @@ test('small messages in any kind of Uint8Array, shared memory among them, decode
 
 // The browser and worker build's host (package.json "imports", #host) stands in for Node's
 // whole: a member it lacked (`alloc`) made `codec.encodeFrames` throw a TypeError there.
+// A message of over 8 KiB is handed out in the buffer it was written in, where it leaves
+// at most an eighth of it unused (lib/compile.js, largeOutput): the encoder writes the
+// next one elsewhere. In Node a Buffer, in a browser a Uint8Array, as a copy would be.
+test('messages of over 8 KiB, handed out in the buffer they were written in, are not written over by the next encodes', () => {
+  const { otherBuild } = require('../scripts/fuzz-common');
+  const browser = otherBuild('browser');
+  const schema = t.object({ n: t.uint32(), items: t.array(t.string()) });
+  const value = (n, count) => ({ n, items: Array.from({ length: count }, (_, k) => `item ${n}.${k} ${'é'.repeat(k % 7)}`) });
+  // Same sizes (each handed out), growing and shrinking ones (copied, or handed out once
+  // the buffer fits), and encodeInto between them.
+  const counts = [900, 900, 900, 2000, 2000, 600, 900, 5000, 600, 600, 20000, 20000, 900];
+  for (const [name, build, mode] of [
+    ['js', { compile }, { backend: 'js', codegen: false }],
+    ['js, generated', { compile }, { backend: 'js', codegen: true }],
+    ['browser', browser, {}],
+  ]) {
+    const codec = build.compile(schema, mode);
+    const native = compile(schema);
+    const kept = [];
+    let handed = 0;
+    counts.forEach((count, k) => {
+      const out = codec.encode(value(k, count));
+      const expected = native.encode(value(k, count));
+      assert.ok(expected.length > 8192, `${count}: ${expected.length}`);
+      assert.equal(out.constructor, name === 'browser' ? Uint8Array : Buffer, name);
+      assert.ok(out.buffer.byteLength - out.length <= out.buffer.byteLength >>> 3, `${name}: ${out.buffer.byteLength} for ${out.length}`);
+      if (out.buffer.byteLength !== out.length) handed++;
+      kept.push([out, Uint8Array.from(expected)]);
+      codec.encodeInto(value(k + 100, 10), new Uint8Array(2000));
+      for (const [was, bytes] of kept) assert.deepStrictEqual(Uint8Array.from(was), bytes, `${name}: message ${kept.indexOf(kept.find((x) => x[0] === was))} after ${k}`);
+    });
+    assert.deepStrictEqual(codec.decode(kept[10][0]), value(10, 20000));
+    // The same size again, and the second of 20000, at least.
+    assert.ok(handed >= 3, `${name}: ${handed} handed out`);
+  }
+});
+
 test("the browser build's host has every member Node's host has, of the same kind", () => {
   const node = require('../lib/host');
   const browser = require('../lib/host-browser');

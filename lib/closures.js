@@ -483,6 +483,8 @@ class Out {
     this.DV = new DataView(this.U.buffer);
     this.o = 0;
     this.depth = 0;
+    // Whether `need` grew the buffer since the encode started (lib/compile.js, jsOutput).
+    this.grown = false;
   }
 
   need(n) {
@@ -491,6 +493,17 @@ class Out {
     U.set(this.U.subarray(0, this.o));
     this.U = U;
     this.DV = new DataView(U.buffer);
+    this.grown = true;
+  }
+
+  /**
+   * A new buffer of `size` bytes, where the last one was given away with the message in
+   * it or was grown loose for it (lib/compile.js, jsOutput). Past 8 MiB, which an encode
+   * does not keep for the next (lib/js-backend.js, `marshal`), a small one.
+   */
+  renew(size) {
+    this.U = new Uint8Array(size <= 1 << 23 ? size : 256);
+    this.DV = new DataView(this.U.buffer);
   }
 
   byte(b) {

@@ -347,14 +347,15 @@ function unconstrainedOnce(descriptor, settings) {
 // In Node, a message of up to 8 KiB is copied into a shared slab and handed out as a view
 // of it, as the native back end's are (an ArrayBuffer per message cost ~150 ns of a ~500 ns
 // person encode); in a browser, a Uint8Array of its own (a caller may transfer it).
+// A larger message is handed out in the buffer it was written in (`largeOutput`).
 const JS_SLAB_BYTES = 64 * 1024;
 const jsSlab = { buf: null, U: null, pos: JS_SLAB_BYTES };
 const jsOutput =
   host.Buffer === null
-    ? (sink) => sink.U.slice(0, sink.o)
+    ? (sink) => (sink.o > 8192 ? largeOutput(sink) : sink.U.slice(0, sink.o))
     : (sink) => {
         const n = sink.o;
-        if (n > 8192) return host.Buffer.from(sink.U.subarray(0, n));
+        if (n > 8192) return largeOutput(sink);
         let at = jsSlab.pos;
         if (at + n > JS_SLAB_BYTES || rt.inputLength(jsSlab.U) === 0) {
           jsSlab.buf = new ArrayBuffer(JS_SLAB_BYTES);
@@ -369,6 +370,26 @@ const jsOutput =
         jsSlab.pos = (at + n + 7) & ~7;
         return new rt.OutBuffer(jsSlab.buf, at, n);
       };
+
+// A message of over 8 KiB (`jsOutput`), as the native back end hands one out
+// (docs/DESIGN.md, "Large messages written in place"): where it leaves at most an eighth
+// of the buffer it was written in unused, a view of that buffer, which the encoder gives
+// away (its next one is new: this message's length, a sixteenth more and 64 bytes,
+// zeroed); else a copy of its own size, and a buffer grown loose for it (by doubling) is
+// replaced too, so that the next message of that size is handed out. The copy into a new
+// buffer was a third of a gsoc-2018 encode (2.76 MB; docs/DESIGN.md, "Large messages
+// handed out on the JS back end"). What `result.buffer` shows past the message is zeros,
+// or bytes this encode wrote and moved.
+function largeOutput(sink) {
+  const n = sink.o;
+  const U = sink.U;
+  const given = U.length - n <= U.length >>> 3;
+  let out;
+  if (given) out = host.Buffer === null ? new Uint8Array(U.buffer, 0, n) : host.Buffer.from(U.buffer, 0, n);
+  else out = host.Buffer === null ? U.slice(0, n) : host.Buffer.from(U.subarray(0, n));
+  if (given || sink.grown) sink.renew(n + (n >>> 4) + 64);
+  return out;
+}
 
 // The functions of the JS back end (lib/js-backend.js): the generic marshaller checks
 // values, and closures (generated where `codegen` and the runtime allow it) write bytes.

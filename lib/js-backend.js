@@ -360,6 +360,7 @@ function build(descriptor, m, settings, output, generate, info) {
     // Its own buffer for a call that another (a getter's encode) interrupts.
     const w = spareOut ?? new closures.Out(256);
     spareOut = null;
+    w.grown = false;
     try {
       if (fast !== null) {
         w.o = 0;
