@@ -68,6 +68,12 @@ function setKey(o, key, v) {
   else o[key] = v;
 }
 
+// The same for an array-index key, by its number: no string to read as an index again.
+function setIndex(o, index, v) {
+  if (index in ObjectPrototype) rt.defineOwn(o, String(index), v);
+  else o[index] = v;
+}
+
 // ---- decode ---------------------------------------------------------------------------
 
 // The core's table of a message's keys (src/types/json.rs, MAX_KEY_IDS and MAX_KEY_BYTES):
@@ -1083,11 +1089,12 @@ function compile(root, m, generate = false) {
               last = index;
               // Not text for the core (src/types/json.rs, INDEX_KEY): not in its estimate.
               r.units -= key.length;
-            } else {
-              named = true;
-              if (hasOwn(o, key)) throw FAULT;
-              r.key(key, r.p - start);
+              setIndex(o, index, value(r));
+              continue;
             }
+            named = true;
+            if (hasOwn(o, key)) throw FAULT;
+            r.key(key, r.p - start);
             setKey(o, key, value(r));
           }
           return o;
