@@ -653,6 +653,48 @@ test('messages of over 8 KiB, handed out in the buffer they were written in, are
   }
 });
 
+// A t.int() is read up to 4 bytes by bit operations, up to 7 by arithmetic, longer as a
+// bigint (lib/closures.js, In#zigzag53): every length's edges, each overlong (a 0 byte
+// added) and cut, as natively, on both JS modes.
+test('t.int() of every varint length decodes as natively: the edges of each length, overlong and cut forms', () => {
+  const schema = t.object({ a: t.int(), b: t.uint8() });
+  const varint = (u) => {
+    const out = [];
+    while (u > 127n) {
+      out.push(Number(u & 127n) | 128);
+      u >>= 7n;
+    }
+    out.push(Number(u));
+    return out;
+  };
+  let values = 0;
+  for (let length = 1; length <= 10; length++) {
+    const low = length === 1 ? 0n : 1n << BigInt(7 * (length - 1));
+    const high = (1n << BigInt(7 * length)) - 1n;
+    for (const u of [low, low + 1n, (low + high) / 2n, high - 1n, high]) {
+      if (u >= 1n << 64n) continue;
+      const body = varint(u);
+      const forms = [
+        [...body, 5],
+        // Overlong: a continuation, then a 0 byte.
+        [...body.slice(0, -1), body.at(-1) | 128, 0, 5],
+        // Cut: the last byte gone (and the uint8 after it).
+        body.slice(0, -1),
+      ];
+      for (const bytes of forms) {
+        agree(schema, {}, (codec) => codec.decode(Uint8Array.from(bytes)), {});
+        values++;
+      }
+    }
+  }
+  // Every value of up to 53 bits, read back exactly.
+  const codec = compile(schema, { backend: 'js' });
+  for (const a of [2 ** 27, -(2 ** 27), 2 ** 28 + 1, 1372701600000, -1372701600000, 2 ** 48 - 1, -(2 ** 48), 2 ** 48, 2 ** 52 + 1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
+    assert.deepStrictEqual(codec.decode(compile(schema).encode({ a, b: 5 })), { a, b: 5 }, String(a));
+  }
+  assert.ok(values > 100);
+});
+
 test("the browser build's host has every member Node's host has, of the same kind", () => {
   const node = require('../lib/host');
   const browser = require('../lib/host-browser');

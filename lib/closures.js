@@ -214,7 +214,8 @@ class In {
   zigzag53() {
     const start = this.p;
     const b = this.b;
-    // Up to 4 bytes (28 bits) by bit operations; longer ones as a bigint.
+    // Up to 4 bytes (28 bits) by bit operations, up to 7 (49 bits, exact in a double: a
+    // time in ms is 6) by arithmetic; longer ones as a bigint (~10x the time).
     let p = start;
     let x = 0;
     for (let shift = 0; shift < 28; shift += 7) {
@@ -226,6 +227,18 @@ class In {
         this.p = p;
         return (x >>> 1) ^ -(x & 1);
       }
+    }
+    let scale = 268435456;
+    for (let k = 4; k < 7; k++) {
+      if (p >= this.n) throw FAULT;
+      const c = b[p++];
+      x += (c & 0x7f) * scale;
+      if (c < 0x80) {
+        if (c === 0) throw FAULT;
+        this.p = p;
+        return x % 2 === 0 ? x / 2 : -(x + 1) / 2;
+      }
+      scale *= 128;
     }
     const u = this.varint64();
     const v = (u >> 1n) ^ -(u & 1n);
