@@ -654,10 +654,24 @@ test('messages of over 8 KiB, handed out in the buffer they were written in, are
 });
 
 // A t.int() is read up to 4 bytes by bit operations, up to 7 by arithmetic, longer as a
-// bigint (lib/closures.js, In#zigzag53): every length's edges, each overlong (a 0 byte
-// added) and cut, as natively, on both JS modes.
-test('t.int() of every varint length decodes as natively: the edges of each length, overlong and cut forms', () => {
+// bigint (lib/closures.js, In#zigzag53), and a 64-bit varint in numbers of 28 bits
+// (In#varint64): every length's edges, each overlong (a 0 byte added) and cut, as
+// natively, on both JS modes.
+test('t.int(), t.int64() and t.uint64() of every varint length decode as natively: the edges of each length, overlong and cut forms', () => {
+  for (const a of [t.int(), t.int64(), t.uint64(), t.date()]) intLengths(t.object({ a, b: t.uint8() }));
   const schema = t.object({ a: t.int(), b: t.uint8() });
+  // Every value of up to 53 bits, read back exactly.
+  const codec = compile(schema, { backend: 'js' });
+  for (const a of [2 ** 27, -(2 ** 27), 2 ** 28 + 1, 1372701600000, -1372701600000, 2 ** 48 - 1, -(2 ** 48), 2 ** 48, 2 ** 52 + 1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
+    assert.deepStrictEqual(codec.decode(compile(schema).encode({ a, b: 5 })), { a, b: 5 }, String(a));
+  }
+  const big = compile(t.object({ a: t.uint64(), b: t.uint8() }), { backend: 'js' });
+  for (let bits = 0n; bits < 64n; bits++) {
+    for (const a of [1n << bits, (1n << bits) - 1n, (1n << 64n) - 1n - (1n << bits)]) assert.equal(big.decode(big.encode({ a, b: 5 })).a, a);
+  }
+});
+
+function intLengths(schema) {
   const varint = (u) => {
     const out = [];
     while (u > 127n) {
@@ -687,13 +701,13 @@ test('t.int() of every varint length decodes as natively: the edges of each leng
       }
     }
   }
-  // Every value of up to 53 bits, read back exactly.
-  const codec = compile(schema, { backend: 'js' });
-  for (const a of [2 ** 27, -(2 ** 27), 2 ** 28 + 1, 1372701600000, -1372701600000, 2 ** 48 - 1, -(2 ** 48), 2 ** 48, 2 ** 52 + 1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
-    assert.deepStrictEqual(codec.decode(compile(schema).encode({ a, b: 5 })), { a, b: 5 }, String(a));
+  // The tenth byte: 0, 1 (the 64th bit) and 2 (past it).
+  for (const last of [0, 1, 2]) {
+    agree(schema, {}, (codec) => codec.decode(Uint8Array.from([...Array(9).fill(0xff), last, 5])), {});
+    values++;
   }
   assert.ok(values > 100);
-});
+}
 
 test("the browser build's host has every member Node's host has, of the same kind", () => {
   const node = require('../lib/host');

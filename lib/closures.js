@@ -191,20 +191,30 @@ class In {
     return x + c * 268435456;
   }
 
-  /** A varint of at most 64 bits, as a bigint (canonical). */
+  /**
+   * A varint of at most 64 bits, as a bigint (canonical): read in numbers of 28 bits (a
+   * bigint a byte cost ~4x), made a bigint once.
+   */
   varint64() {
     const b = this.b;
+    const n = this.n;
     let p = this.p;
-    let x = 0n;
+    let lo = 0;
+    let hi = 0;
+    let top = 0;
     for (let i = 0; i < 10; i++) {
-      if (p >= this.n) throw FAULT;
+      if (p >= n) throw FAULT;
       const c = b[p++];
-      if (i === 9 && c > 0x01) throw FAULT;
-      x |= BigInt(c & 0x7f) << BigInt(7 * i);
+      if (i < 4) lo |= (c & 0x7f) << (7 * i);
+      else if (i < 8) hi |= (c & 0x7f) << (7 * (i - 4));
+      else if (i === 8) top = c & 0x7f;
+      else if (c > 0x01) throw FAULT;
+      else top |= c << 7;
       if (c < 0x80) {
         if (c === 0 && i > 0) throw FAULT;
         this.p = p;
-        return x;
+        if (i < 4) return BigInt(lo);
+        return BigInt(lo) + (BigInt(hi) << 28n) + (i < 8 ? 0n : BigInt(top) << 56n);
       }
     }
     throw FAULT;
