@@ -665,9 +665,21 @@ test('t.int(), t.int64() and t.uint64() of every varint length decode as nativel
   for (const a of [2 ** 27, -(2 ** 27), 2 ** 28 + 1, 1372701600000, -1372701600000, 2 ** 48 - 1, -(2 ** 48), 2 ** 48, 2 ** 52 + 1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
     assert.deepStrictEqual(codec.decode(compile(schema).encode({ a, b: 5 })), { a, b: 5 }, String(a));
   }
-  const big = compile(t.object({ a: t.uint64(), b: t.uint8() }), { backend: 'js' });
-  for (let bits = 0n; bits < 64n; bits++) {
-    for (const a of [1n << bits, (1n << bits) - 1n, (1n << 64n) - 1n - (1n << bits)]) assert.equal(big.decode(big.encode({ a, b: 5 })).a, a);
+  // 64-bit values of every length, written (In#varintBig, in numbers of 28 bits) and read.
+  const hex = (codec, v) => Buffer.from(codec.encode(v)).toString('hex');
+  for (const [type, signed] of [[t.uint64(), false], [t.int64(), true]]) {
+    const big = t.object({ a: type, b: t.uint8() });
+    const native = compile(big);
+    const js = JS_MODES.map((mode) => compile(big, mode));
+    for (let bits = 0n; bits < 64n; bits++) {
+      const values = [1n << bits, (1n << bits) - 1n, (1n << 64n) - 1n - (1n << bits)].map((u) => (signed ? BigInt.asIntN(64, u) : u));
+      for (const a of values) {
+        for (const codec of js) {
+          assert.equal(hex(codec, { a, b: 5 }), hex(native, { a, b: 5 }), String(a));
+          assert.equal(codec.decode(native.encode({ a, b: 5 })).a, a);
+        }
+      }
+    }
   }
 });
 

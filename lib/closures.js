@@ -552,13 +552,33 @@ class Out {
     this.o = o;
   }
 
+  /** A bigint of 0 to 2^64 - 1 as a varint: in numbers of 28 bits, not a bigint a byte. */
   varintBig(z) {
     this.need(10);
-    while (z > 127n) {
-      this.U[this.o++] = Number(z & 127n) | 128;
-      z >>= 7n;
+    if (z < 268435456n) return this.varint(Number(z));
+    const U = this.U;
+    let o = this.o;
+    let x = Number(z & 0xfffffffn);
+    for (let i = 0; i < 4; i++) {
+      U[o++] = (x & 127) | 128;
+      x >>>= 7;
     }
-    this.U[this.o++] = Number(z);
+    // Bits 28 to 55, then 56 to 63: each part whole where another follows.
+    x = Number((z >> 28n) & 0xfffffffn);
+    const top = Number(z >> 56n);
+    if (top !== 0) {
+      for (let i = 0; i < 4; i++) {
+        U[o++] = (x & 127) | 128;
+        x >>>= 7;
+      }
+      x = top;
+    }
+    while (x > 127) {
+      U[o++] = (x & 127) | 128;
+      x >>>= 7;
+    }
+    U[o++] = x;
+    this.o = o;
   }
 
   /** A safe integer as a zigzag varint of up to 64 bits. */
