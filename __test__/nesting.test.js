@@ -205,6 +205,48 @@ describe('recursive types in generated code (issue 41)', () => {
     }
   });
 
+  // Found by scripts/fuzz.js (seed 8404, no-addon build): a union tries its variants in
+  // turn, each walking the value again, so where two variants recur a cyclic value cost
+  // ~2^maxDepth tests and its encode never ended, in every mode; an acyclic chain that two
+  // variants fit up to their last field, ~2^length. Now a recursive test's answers for an
+  // object are kept while the outermost test runs (lib/generic.js, nestTest). Run in a
+  // child with a time limit, so a regression fails instead of hanging the suite.
+  test('a union whose variants recur tests a value in time polynomial in its depth: a cyclic value, and a chain two variants fit but for the last field', () => {
+    const { spawnSync } = require('node:child_process');
+    const path = require('node:path');
+    const script = `
+      const { t, compile } = require(${JSON.stringify(path.join(__dirname, '..'))});
+      const T = t.recursive('T', (self) => t.object({ v: t.union([t.union([t.nullable(self)]), t.nullable(self)]), next: t.union([t.uint8(), self]) }));
+      const L = t.recursive('L', (self) => t.union(['w', 'x', 'y', 'z'].map((tag) => t.object({ a: t.nullable(self), b: t.nullable(self), ['t' + tag]: t.literal(tag) }))));
+      const chain = (n) => { let v = { a: null, b: null, tz: 'z' }; for (let k = 0; k < n; k++) v = { a: v, b: null, tz: 'z' }; return v; };
+      const out = [];
+      for (const mode of [{}, { codegen: false }, { backend: 'js' }, { backend: 'js', codegen: false }]) {
+        for (const maxDepth of [6, 128]) {
+          const cyclic = { next: 1 };
+          cyclic.v = cyclic;
+          const codec = compile(T, { ...mode, maxDepth });
+          try { codec.encode(cyclic); out.push('encoded'); } catch (e) { out.push([e.code, e.path.length, e.message.slice(e.path.length + 2)]); }
+          out.push(codec.check(cyclic).issues.map((i) => [i.code, i.path.length]));
+        }
+        const list = compile(L, mode);
+        const value = chain(100);
+        out.push(JSON.stringify(list.decode(list.encode(value))) === JSON.stringify(value), list.check(value).ok);
+      }
+      console.log(JSON.stringify(out));
+    `;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
+    assert.equal(r.signal, null, 'the encodes did not end within 60 s');
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    const tooDeep = (depth) => ['ERR_SHORN_INVALID', 1 + 2 * depth, `nested deeper than maxDepth (${depth}); is the value cyclic?`];
+    const expected = [];
+    for (let mode = 0; mode < 4; mode++) {
+      for (const depth of [6, 128]) expected.push(tooDeep(depth), [['too_deep', 1 + 2 * depth]]);
+      expected.push(true, true);
+    }
+    assert.deepStrictEqual(out, expected);
+  });
+
   test('random comment threads round-trip with the same bytes in both marshallers', () => {
     let seed = 41;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);

@@ -15,6 +15,14 @@ function def(d) {
   return TYPES.get(d.type);
 }
 
+// The test depth from which `nestTest` keeps its answers for a value. Above it a union's
+// variants still walk the value again at each level, up to variants^4 times; keeping
+// them from 2 levels down made the encode of a tree through a union of itself 15-25%
+// slower, from 6 levels ~2% but a chain of 100 through a union of four variants that
+// fail at their last field took 0.7 s (4: ~5-12%, 86 ms; docs/DESIGN.md, "Tests of
+// recursive values kept").
+const MEMO_DEPTH = 4;
+
 // Thrown through a collecting walk (`issues`) once the list is full: the walk stops, so
 // a message of a million broken values costs as much as one of `maxIssues` (issue 37,
 // finding 6: 1M issues took 287 MB and 15 s). Never seen outside this module.
@@ -38,6 +46,8 @@ class Marshaller {
     // getter read inside a union's variant test) must not start where that test stood
     // (fuzz finding J8: a value near maxDepth was refused).
     this.testDepth = 0;
+    // The answers of recursive tests of objects while one runs (`nestTest`), or null.
+    this.memo = null;
     // Whether the codec generates code, so json objects of a repeated shape may be built
     // by generated functions (lib/json-tape.js, `builder`): set once it is known.
     this.generates = false;
@@ -57,6 +67,61 @@ class Marshaller {
     this.testDepth++;
     try {
       return fn();
+    } finally {
+      this.testDepth--;
+    }
+  }
+
+  /**
+   * `test()`, the test of `x` by recursive definition `def` (a ref's target, or the
+   * definition itself), one level deeper, as `nest` runs it, with its answers for objects
+   * from MEMO_DEPTH levels down kept (`memo`, by definition and value) until the outermost
+   * such test returns. A union tries its variants in turn, each walking the value again,
+   * so a value tested through a union whose variants both recur cost about 2^depth tests:
+   * an encode of `{ v: <itself> }`, its `v` a union of two variants holding the type, never
+   * ended (fuzz seed 8404), nor did a chain of 40 of `{ a, t2: 'y' }` in a union of
+   * `{ a, t1: 'x' }` and `{ a, t2: 'y' }`. A test passes at every depth above one it passed
+   * at and fails at every depth below one it failed at (the depth only ever refuses), so
+   * the deepest pass and the shallowest fail answer for every depth outside them.
+   */
+  nestTest(def, x, test) {
+    const depth = this.testDepth;
+    if (depth >= this.maxDepth) return false;
+    // The outermost test (a test may run user code that encodes: its tests start at 0
+    // again, with a table of their own) keeps the table it found, and puts it back.
+    if (depth === 0) {
+      const outer = this.memo;
+      this.memo = null;
+      this.testDepth++;
+      try {
+        return test();
+      } finally {
+        this.testDepth--;
+        this.memo = outer;
+      }
+    }
+    // What is known of `x` by `def`: the deepest depth it passed at, plus 1, in the low
+    // 12 bits (0: none), and the shallowest it failed at, plus 1, above them (0: none).
+    let perDef = null;
+    let known = 0;
+    if (depth >= MEMO_DEPTH && typeof x === 'object' && x !== null) {
+      if (this.memo === null) this.memo = new Map();
+      perDef = this.memo.get(def);
+      if (perDef === undefined) this.memo.set(def, (perDef = new Map()));
+      known = perDef.get(x) ?? 0;
+      if (depth < (known & 4095)) return true;
+      if (known >= 4096 && depth >= (known >> 12) - 1) return false;
+    }
+    this.testDepth++;
+    try {
+      const ok = test();
+      if (perDef !== null) {
+        known = perDef.get(x) ?? 0;
+        if (ok) {
+          if (depth + 1 > (known & 4095)) perDef.set(x, (known & ~4095) | (depth + 1));
+        } else if (known < 4096 || depth + 1 < known >> 12) perDef.set(x, (known & 4095) | ((depth + 1) << 12));
+      }
+      return ok;
     } finally {
       this.testDepth--;
     }
@@ -430,6 +495,10 @@ class Encoder {
 
   nest(fn) {
     return this.m.nest(fn);
+  }
+
+  nestTest(def, x, test) {
+    return this.m.nestTest(def, x, test);
   }
 
   target(d) {

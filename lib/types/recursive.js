@@ -54,7 +54,7 @@ module.exports = [
     },
     children: (d) => [[d.schema, '']],
     expected: (d, g) => g.expected(d.schema),
-    test: (d, x, c) => c.nest(() => c.test(d.schema, x)),
+    test: (d, x, c) => c.nestTest(d, x, () => c.test(d.schema, x)),
     put(c, d, x) {
       c.enter(x);
       c.put(d.schema, x);
@@ -82,7 +82,10 @@ module.exports = [
     expected: (d) => d.name,
     // A ref is its definition's schema one level deeper (the definition itself, at the
     // recursive node, counts the first level).
-    test: (d, x, c) => c.nest(() => c.test(c.target(d).schema, x)),
+    test: (d, x, c) => {
+      const def = c.target(d);
+      return c.nestTest(def, x, () => c.test(def.schema, x));
+    },
     put(c, d, x) {
       c.enter(x);
       c.put(c.target(d).schema, x);
