@@ -19,9 +19,13 @@ function def(d) {
 // variants still walk the value again at each level, up to variants^4 times; keeping
 // them from 2 levels down made the encode of a tree through a union of itself 15-25%
 // slower, from 6 levels ~2% but a chain of 100 through a union of four variants that
-// fail at their last field took 0.7 s (4: ~5-12%, 86 ms; docs/DESIGN.md, "Tests of
-// recursive values kept").
+// fail at their last field took 0.7 s (4: ~5-12%, 86 ms, 180 ms with MEMO_AFTER;
+// docs/DESIGN.md, "Tests of recursive values kept").
 const MEMO_DEPTH = 4;
+// ... and after how many recursive tests of one outermost test: a value of a few hundred
+// nodes tests each once and keeps nothing (a comment thread 4 deep, benchmark/recursion.js,
+// encoded 5% slower when every node was kept).
+const MEMO_AFTER = 256;
 
 // Thrown through a collecting walk (`issues`) once the list is full: the walk stops, so
 // a message of a million broken values costs as much as one of `maxIssues` (issue 37,
@@ -46,8 +50,10 @@ class Marshaller {
     // getter read inside a union's variant test) must not start where that test stood
     // (fuzz finding J8: a value near maxDepth was refused).
     this.testDepth = 0;
-    // The answers of recursive tests of objects while one runs (`nestTest`), or null.
+    // The answers of recursive tests of objects while one runs (`nestTest`), or null, and
+    // the recursive tests it has run.
     this.memo = null;
+    this.calls = 0;
     // Whether the codec generates code, so json objects of a repeated shape may be built
     // by generated functions (lib/json-tape.js, `builder`): set once it is known.
     this.generates = false;
@@ -91,20 +97,23 @@ class Marshaller {
     // again, with a table of their own) keeps the table it found, and puts it back.
     if (depth === 0) {
       const outer = this.memo;
+      const calls = this.calls;
       this.memo = null;
+      this.calls = 0;
       this.testDepth++;
       try {
         return test();
       } finally {
         this.testDepth--;
         this.memo = outer;
+        this.calls = calls;
       }
     }
     // What is known of `x` by `def`: the deepest depth it passed at, plus 1, in the low
     // 12 bits (0: none), and the shallowest it failed at, plus 1, above them (0: none).
     let perDef = null;
     let known = 0;
-    if (depth >= MEMO_DEPTH && typeof x === 'object' && x !== null) {
+    if (++this.calls > MEMO_AFTER && depth >= MEMO_DEPTH && typeof x === 'object' && x !== null) {
       if (this.memo === null) this.memo = new Map();
       perDef = this.memo.get(def);
       if (perDef === undefined) this.memo.set(def, (perDef = new Map()));
