@@ -386,7 +386,13 @@ function largeOutput(sink) {
   const given = U.length - n <= U.length >>> 3;
   let out;
   if (given) out = host.Buffer === null ? new Uint8Array(U.buffer, 0, n) : host.Buffer.from(U.buffer, 0, n);
-  else out = host.Buffer === null ? U.slice(0, n) : host.Buffer.from(U.subarray(0, n));
+  else if (host.Buffer === null) out = U.slice(0, n);
+  else {
+    // Not Buffer.from(view): Node 24 makes that a Buffer over a buffer the size of the
+    // view's whole buffer (64 KiB under a 10 KB message). Every byte is written by `set`.
+    out = host.Buffer.allocUnsafeSlow(n);
+    out.set(U.subarray(0, n));
+  }
   if (given || sink.grown) sink.renew(n + (n >>> 4) + 64);
   return out;
 }
