@@ -100,11 +100,9 @@ class Marshaller {
       const calls = this.calls;
       this.memo = null;
       this.calls = 0;
-      this.testDepth++;
       try {
-        return test();
+        return this.nest(test);
       } finally {
-        this.testDepth--;
         this.memo = outer;
         this.calls = calls;
       }
@@ -121,19 +119,14 @@ class Marshaller {
       if (depth < (known & 4095)) return true;
       if (known >= 4096 && depth >= (known >> 12) - 1) return false;
     }
-    this.testDepth++;
-    try {
-      const ok = test();
-      if (perDef !== null) {
-        known = perDef.get(x) ?? 0;
-        if (ok) {
-          if (depth + 1 > (known & 4095)) perDef.set(x, (known & ~4095) | (depth + 1));
-        } else if (known < 4096 || depth + 1 < known >> 12) perDef.set(x, (known & 4095) | ((depth + 1) << 12));
-      }
-      return ok;
-    } finally {
-      this.testDepth--;
+    const ok = this.nest(test);
+    if (perDef !== null) {
+      known = perDef.get(x) ?? 0;
+      if (ok) {
+        if (depth + 1 > (known & 4095)) perDef.set(x, (known & ~4095) | (depth + 1));
+      } else if (known < 4096 || depth + 1 < known >> 12) perDef.set(x, (known & 4095) | ((depth + 1) << 12));
     }
+    return ok;
   }
 
   target(d) {
