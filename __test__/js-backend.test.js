@@ -323,7 +323,8 @@ test('text of over 24 bytes decodes as natively: every edge of UTF-8 after and b
 
 test('text of over 24 bytes whose first 8 bytes are not all ASCII, decoded in JS (lib/host.js, `unitsText.utf8`): every edge of UTF-8 at its start, after Latin-1 text and after a wide char; long Latin-1, wide and mixed text; and its heap estimate, as natively', () => {
   // In Node such text is decoded by a JS loop into a scratch Buffer, one byte a char while
-  // the chars fit one, then two; up to 4,096 bytes (longer text by Buffer#utf8Slice).
+  // the chars fit one, then two; up to 4,096 bytes (longer text by Buffer#utf8Slice), and
+  // on Node 24 under 32 bytes (from 32 by Buffer#utf8Slice: lib/host.js, `nativeUtf8From`).
   const check = textChecker();
   const PAD = Array.from({ length: 30 }, (_, k) => 0x61 + (k % 26));
   const LATIN1 = [0xc3, 0xa9, 0x61, 0xc2, 0xa0, 0x62, 0xc3, 0xbf];
@@ -341,7 +342,7 @@ test('text of over 24 bytes whose first 8 bytes are not all ASCII, decoded in JS
   // Long text around the scratch's 4,096 bytes: Latin-1 alone, wide alone, and Latin-1
   // turning wide at its end (the one-byte chars copied to two).
   for (const [unit, tail] of [['é', ''], ['李', ''], ['é', '李'], ['é', '🚀'], ['Łé', '']]) {
-    for (const bytes of [25, 4094, 4095, 4096, 4097, 4100, 9000]) {
+    for (const bytes of [25, 30, 31, 32, 33, 34, 4094, 4095, 4096, 4097, 4100, 9000]) {
       let text = '';
       while (Buffer.byteLength(text + unit + tail) <= bytes) text += unit;
       text += tail;

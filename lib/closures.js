@@ -375,8 +375,9 @@ class In {
   decodeUtf8(p, end) {
     const b = this.b;
     // Text of which the first 8 bytes are ASCII is left to V8, whose decode of ASCII is
-    // the faster (github_events' URLs).
-    if (unitsText !== null && end - p >= 8 && end - p <= unitsText.max - this.at && ((b[p] | b[p + 1] | b[p + 2] | b[p + 3] | b[p + 4] | b[p + 5] | b[p + 6] | b[p + 7]) & 0x80) !== 0) {
+    // the faster (github_events' URLs), and so is text from `unitsText.below` bytes (on
+    // Node 24, from 32: lib/host.js, `nativeUtf8From`).
+    if (unitsText !== null && end - p >= 8 && end - p < unitsText.below && end - p <= unitsText.max - this.at && ((b[p] | b[p + 1] | b[p + 2] | b[p + 3] | b[p + 4] | b[p + 5] | b[p + 6] | b[p + 7]) & 0x80) !== 0) {
       const s = unitsText.utf8(this, p, end);
       if (s !== null) return s;
     }
