@@ -189,10 +189,10 @@ function nodeUnitsText() {
 // 32 bytes or more by simdutf, at ~70 ns for 32-66 bytes, ~215 for 400, against the loop's
 // 100-150 and ~600 (Cyrillic, CJK, Latin-1 and mixed text, `taskset -c 1`: 1.3-2x from 32
 // bytes, 3-6x at 2,000); under 32 bytes it takes V8's own path, ~135-195 ns at 28-30
-// bytes, where the loop takes ~90. Node 20 and 22 take V8's path at every length, 1.3-3.5x
+// bytes, where the loop takes ~90. Node 20 and 22 take V8's path at every length, 1.3-3.6x
 // the loop (docs/DESIGN.md, "Non-ASCII text on Node 24"). Deno and Bun, which say a Node
 // version of their own, keep the loop, as before: in Deno 2.9 utf8Slice is level with it
-// up to ~100 bytes (1.15-1.34x at 400), in Bun 1.4 1.2-1.5x from ~100 bytes (the JS back
+// up to ~100 bytes (1.15-1.34x at 400), in Bun 1.4 1.2-2.3x from ~100 bytes (the JS back
 // end runs there only without the addon, and neither was timed in a decode).
 function nativeUtf8From() {
   const v = typeof process === 'object' && process.versions ? process.versions : {};
