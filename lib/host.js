@@ -67,9 +67,10 @@ function nodeUtf8Slice() {
 // ~700 ns by Buffer#utf8Slice, ~780 by TextDecoder); a JS loop that checks and decodes
 // them into the scratch, and the two copies, take ~350 ns. `utf8(r, p, end)`: a decode's
 // text, by that loop (lib/closures.js, In#decodeUtf8); `units(from, to)`: units `from` to
-// `to` of the scratch as a string (lib/small-text.js). Only where a probe
-// at load finds it so (ucs2Slice reads little-endian units: a big-endian host fails the
-// probe), else null.
+// `to` of the scratch as a string (lib/small-text.js); `below`: the length in bytes from
+// which In#decodeUtf8 leaves text to Buffer#utf8Slice instead (`nativeUtf8From`: 32 on
+// Node 24, else Infinity). Only where a probe at load finds it so (ucs2Slice reads
+// little-endian units: a big-endian host fails the probe), else null.
 const UNITS_MAX = 4096;
 function nodeUnitsText() {
   const ucs2 = Buffer.prototype.ucs2Slice;
