@@ -6,6 +6,8 @@
 // One process per measurement, rounds alternating the order; every decoded value checked.
 //
 //   node benchmark/evolve.js [--rounds 3]        (npm run bench runs it after the fixtures)
+//   node benchmark/evolve.js --backend js [--codegen false]   (the JS back end; without
+//        generated code, closures alone, as in a page under a CSP)
 //   node benchmark/evolve.js --child <case> --fixture <f> --how plain|reader   (one measurement, a JSON line)
 
 const { spawnSync } = require('node:child_process');
@@ -63,15 +65,15 @@ const CASES = {
 const FIXTURES = ['nestedEvent', 'batch100'];
 
 // `how`: 'reader' (the resolved decode) or 'plain' (the writer's own decode of the same bytes).
-function child(name, fixtureName, how) {
+function child(name, fixtureName, how, options) {
   const fixture = loadFixture(fixtureName);
   const [writerOne, readerOne, expect, toWriter = (v) => v] = CASES[name].pair();
   const many = Array.isArray(fixture.value);
-  const writer = compile(many ? t.array(writerOne) : writerOne);
+  const writer = compile(many ? t.array(writerOne) : writerOne, options);
   const value = many ? fixture.value.map(toWriter) : toWriter(fixture.value);
   const bytes = writer.encode(value);
   const plain = how === 'plain';
-  const decode = plain ? writer.decode : compile(many ? t.array(readerOne) : readerOne).reader(writer).decode;
+  const decode = plain ? writer.decode : compile(many ? t.array(readerOne) : readerOne, options).reader(writer).decode;
   const want = plain ? value : many ? value.map(expect) : expect(value);
   if (!isDeepStrictEqual(decode(bytes), want)) throw new Error(`${name} ${fixtureName}: the decoded value is not the expected one`);
   let sink = 0;
@@ -97,13 +99,21 @@ function child(name, fixtureName, how) {
   process.stdout.write(`${JSON.stringify({ ok: true, opsPerSec: median(rates), sink })}\n`);
 }
 
-function run(rounds) {
+// compile's options for `--backend` and `--codegen`, and the flags that pass them on.
+function optionsOf(backend, codegen) {
+  if (!['native', 'js'].includes(backend)) throw new Error('--backend is native or js');
+  if (!['auto', 'false'].includes(codegen)) throw new Error('--codegen is auto or false');
+  return { ...(backend === 'js' ? { backend } : {}), ...(codegen === 'false' ? { codegen: false } : {}) };
+}
+
+function run(rounds, backend = 'native', codegen = 'auto') {
+  optionsOf(backend, codegen);
   const results = {};
   const runs = [];
   for (const fixture of FIXTURES) for (const name of Object.keys(CASES)) for (const how of ['plain', 'reader']) runs.push([fixture, name, how]);
   for (let round = 0; round < rounds; round++) {
     for (const [fixture, name, how] of round % 2 === 1 ? [...runs].reverse() : runs) {
-      const out = spawnSync(process.execPath, [__filename, '--child', name, '--fixture', fixture, '--how', how], { encoding: 'utf8' });
+      const out = spawnSync(process.execPath, [__filename, '--child', name, '--fixture', fixture, '--how', how, '--backend', backend, '--codegen', codegen], { encoding: 'utf8' });
       const line = out.stdout.trim().split('\n').pop();
       let r;
       try {
@@ -116,7 +126,7 @@ function run(rounds) {
     }
   }
   const lines = [
-    '## Schema evolution: resolved decodes',
+    `## Schema evolution: resolved decodes${backend === 'js' ? `, the JS back end${codegen === 'false' ? ' without generated code' : ''}` : ''}`,
     '',
     "Each cell: the resolved decode's time as a multiple of the writer's own decode of the same bytes (medians of",
     `${rounds} rounds, one process per measurement; decodes/s of both in brackets).`,
@@ -142,10 +152,17 @@ function run(rounds) {
 
 if (require.main === module) {
   const { values } = parseArgs({
-    options: { child: { type: 'string' }, fixture: { type: 'string' }, how: { type: 'string' }, rounds: { type: 'string', default: '3' } },
+    options: {
+      child: { type: 'string' },
+      fixture: { type: 'string' },
+      how: { type: 'string' },
+      rounds: { type: 'string', default: '3' },
+      backend: { type: 'string', default: 'native' },
+      codegen: { type: 'string', default: 'auto' },
+    },
   });
-  if (values.child) child(values.child, values.fixture, values.how);
-  else process.stdout.write(run(Number(values.rounds)));
+  if (values.child) child(values.child, values.fixture, values.how, optionsOf(values.backend, values.codegen));
+  else process.stdout.write(run(Number(values.rounds), values.backend, values.codegen));
 }
 
 module.exports = { run };

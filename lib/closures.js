@@ -680,11 +680,22 @@ function compile(root, m, generate = false) {
     return f;
   }
 
+  // A reader of another schema's bytes (lib/evolve.js): the writer's nodes whose value the
+  // reader takes another way, each converted once read (`fromValue`), as the exact walk
+  // converts it (lib/js-backend.js, ByteDecoder#value).
+  const overrides = m.overrides ?? null;
+  const overrideOf = (op) => (overrides === null ? undefined : overrides.get(op.d));
+
   function dec(op) {
     let f = decoders.get(op);
     if (f === undefined) {
       decoders.set(op, (r) => f(r));
       f = makeDecoder(op);
+      const o = overrideOf(op);
+      if (o !== undefined) {
+        const read = f;
+        f = (r) => o.fromValue(read(r));
+      }
       decoders.set(op, f);
     }
     return f;
@@ -1058,7 +1069,7 @@ function compile(root, m, generate = false) {
       case 'array': {
         const item = dec(op.items);
         // Of strings, in a large input, the items read by `keptStrings`.
-        const kept = op.items.op === 'string' ? checkedRead(op.items, keptStrings()) : null;
+        const kept = op.items.op === 'string' && overrideOf(op.items) === undefined ? checkedRead(op.items, keptStrings()) : null;
         const { min, max, minItem, itemCost } = op;
         if (generate) return arrayReader(item, kept, min, max, minItem, itemCost, stringItems(op.items.d));
         return (r) => {

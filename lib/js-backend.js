@@ -324,10 +324,10 @@ function build(descriptor, m, settings, output, generate, info) {
   const costs = new Costs(m.overrides);
   const rootCost = heapCost(descriptor);
   // The fast path: closures over the schema's lowering (lib/lower.js, lib/closures.js);
-  // a reader of another schema's bytes reads by the exact walk alone.
+  // in a reader of another schema's bytes, over the writer's, with the reader's overrides.
   const sizes = new ByteDecoder(new Uint8Array(0), descriptor, limits, settings.budget, costs);
-  const L = m.overrides === null ? lowering(m, sizes) : null;
-  const fast = L === null ? null : closures.compile(L.node(descriptor), m, generate);
+  const L = lowering(m, sizes);
+  const fast = closures.compile(L.node(descriptor), m, generate);
   const fullLimits = { ...sizes.limits };
   let spareIn = new closures.In(fullLimits, settings.budget);
   let spareOut = new closures.Out(1024);
@@ -335,8 +335,9 @@ function build(descriptor, m, settings, output, generate, info) {
   // end runs before its native call (lib/codegen.js, `buildSmall`), the closures after it
   // where they give up, generated over the same lowering. (A browser build has no such
   // code generator: `#codegen`.)
+  // (Not in a reader: the generated read knows no overrides.)
   const small =
-    generate && fast !== null && typeof codegen.buildSmall === 'function'
+    generate && m.overrides === null && typeof codegen.buildSmall === 'function'
       ? codegen.buildSmall(descriptor, info, m, { maxStringBytes: settings.limits[0], maxArrayLength: settings.limits[2], budget: settings.budget, anyText: true }, L)
       : null;
   const SMALL_NONE = codegen.SMALL_NONE;
@@ -362,15 +363,13 @@ function build(descriptor, m, settings, output, generate, info) {
     spareOut = null;
     w.grown = false;
     try {
-      if (fast !== null) {
-        w.o = 0;
-        w.depth = 0;
-        try {
-          fast.encode(w, v);
-          return w;
-        } catch (e) {
-          if (e !== FAULT) throw e;
-        }
+      w.o = 0;
+      w.depth = 0;
+      try {
+        fast.encode(w, v);
+        return w;
+      } catch (e) {
+        if (e !== FAULT) throw e;
       }
       return marshalExact(v, w);
     } finally {
@@ -426,31 +425,29 @@ function build(descriptor, m, settings, output, generate, info) {
     // With no addon nothing else sets `state.grown` back (a native decode of a small
     // message does): the next small message is read in JS again.
     if (rt.native === null) rt.state.grown = false;
-    if (fast !== null) {
-      const r = spareIn ?? new closures.In(fullLimits, settings.budget);
-      spareIn = null;
-      r.b = bytes;
-      r.p = 0;
-      r.n = n;
-      r.dv = null;
-      r.depth = 0;
-      r.heap = rootCost;
-      r.units = 0;
-      r.wide = false;
-      r.keys = exact ? null : false;
-      try {
-        const value = fast.decode(r);
-        if (r.p === n && r.heap + (r.wide ? 2 * r.units : r.units) <= settings.budget) {
-          rt.state.jsHeap = r.heap + (r.wide ? 2 * r.units : r.units);
-          return value;
-        }
-      } catch (e) {
-        if (e !== FAULT) throw e;
-      } finally {
-        r.b = null;
-        r.dv = null;
-          spareIn = r;
+    const r = spareIn ?? new closures.In(fullLimits, settings.budget);
+    spareIn = null;
+    r.b = bytes;
+    r.p = 0;
+    r.n = n;
+    r.dv = null;
+    r.depth = 0;
+    r.heap = rootCost;
+    r.units = 0;
+    r.wide = false;
+    r.keys = exact ? null : false;
+    try {
+      const value = fast.decode(r);
+      if (r.p === n && r.heap + (r.wide ? 2 * r.units : r.units) <= settings.budget) {
+        rt.state.jsHeap = r.heap + (r.wide ? 2 * r.units : r.units);
+        return value;
       }
+    } catch (e) {
+      if (e !== FAULT) throw e;
+    } finally {
+      r.b = null;
+      r.dv = null;
+      spareIn = r;
     }
     return decodeExact(bytes, n);
   }

@@ -10,9 +10,10 @@
 //   node scripts/fuzz-readers.js [--runs N] [--seed S] [--verbose] [--build node|browser|no-addon]
 //
 // Every pair runs on both marshallers of the native back end and on the JS back end
-// (lib/js-backend.js; with `--build browser`, the package's browser build, bundled by
-// esbuild and loaded here; with `--build no-addon`, a copy of the package where no addon
-// loads: scripts/fuzz-common.js, otherBuild).
+// (lib/js-backend.js), with generated code and without (closures alone, as under a CSP;
+// with `--build browser`, the package's browser build, bundled by esbuild and loaded
+// here; with `--build no-addon`, a copy of the package where no addon loads:
+// scripts/fuzz-common.js, otherBuild).
 //
 // Checks, for every pair:
 // - `compatibility(reader, writer)` is [] exactly when `reader(writer)` is made, and a
@@ -50,6 +51,8 @@ const KINDS = [
   { name: 'codegen', compile: (schema) => compile(schema, { codegen: true }), registry: (schemas) => createRegistry(schemas, { codegen: true }) },
   { name: 'generic', compile: (schema) => compile(schema, { codegen: false }), registry: (schemas) => createRegistry(schemas, { codegen: false }) },
   { name: 'js', compile: (schema) => jsBuild.compile(schema, { backend: 'js' }), registry: (schemas) => jsBuild.createRegistry(schemas, { backend: 'js' }) },
+  // The JS back end where no code may be generated (a page under a CSP): closures alone.
+  { name: 'js-closures', compile: (schema) => jsBuild.compile(schema, { backend: 'js', codegen: false }), registry: (schemas) => jsBuild.createRegistry(schemas, { backend: 'js', codegen: false }) },
 ];
 if (!Number.isSafeInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a positive integer');
 
