@@ -683,8 +683,14 @@ function compile(root, m, generate = false) {
   // A reader of another schema's bytes (lib/evolve.js): the writer's nodes whose value the
   // reader takes another way, each converted once read (`fromValue`), as the exact walk
   // converts it (lib/js-backend.js, ByteDecoder#value).
+  // An object the reader reads as an object of its own (objectOverride) is built from the
+  // writer's field values as they are read (`readAs`), not from the writer's object.
   const overrides = m.overrides ?? null;
   const overrideOf = (op) => (overrides === null ? undefined : overrides.get(op.d));
+  const readAs = (op) => {
+    const o = op.op === 'object' ? overrideOf(op) : undefined;
+    return o !== undefined && o.fromFields !== undefined ? o : undefined;
+  };
 
   function dec(op) {
     let f = decoders.get(op);
@@ -692,7 +698,7 @@ function compile(root, m, generate = false) {
       decoders.set(op, (r) => f(r));
       f = makeDecoder(op);
       const o = overrideOf(op);
-      if (o !== undefined) {
+      if (o !== undefined && readAs(op) === undefined) {
         const read = f;
         f = (r) => o.fromValue(read(r));
       }
@@ -1094,6 +1100,24 @@ function compile(root, m, generate = false) {
       case 'object': {
         // An optional field's value, when present, is charged as the core charges it.
         const fields = op.fields.map((f) => ({ name: f.name, optional: f.kind === 'optional', cost: f.kind === 'optional' ? heapCost(f.d.of) : 0, take: dec(f.node), define: f.name in ObjectPrototype }));
+        const as = readAs(op);
+        if (as !== undefined) {
+          if (generate && fields.length <= MAX_GENERATED_FIELDS && as.fields.length <= MAX_GENERATED_FIELDS) return objectReaderAs(fields, as.fields);
+          return (r) => {
+            const values = new Array(fields.length);
+            for (let k = 0; k < fields.length; k++) {
+              const f = fields[k];
+              if (f.optional) {
+                const b = r.byte();
+                if (b === 0) continue;
+                if (b !== 1) throw FAULT;
+                r.charge(f.cost);
+              }
+              values[k] = f.take(r);
+            }
+            return as.fromFields(values);
+          };
+        }
         if (generate && fields.length <= MAX_GENERATED_FIELDS) return objectReader(fields);
         return (r) => {
           const o = {};
@@ -1255,6 +1279,43 @@ return function readObject(r) {
   return o;
 };`;
   return new Function('F', 'FAULT', 'defineOwn', source)(fields, FAULT, rt.defineOwn);
+}
+
+/**
+ * An object of the writer's read as the reader's (lib/evolve.js, objectOverride), a
+ * function of its own: each writer field read into a local, in the writer's order, then
+ * the reader's object built as one literal up to its first field that may be absent.
+ * `out`: the reader's fields, each with the writer field it comes from (`from`, -1 for
+ * none), whether the writer may leave that out (`maybe`), and its default (`dflt`:
+ * `{ constant }` or `{ make }`, null for none).
+ */
+function objectReaderAs(fields, out) {
+  const reads = fields.map((f, k) => (f.optional ? `b = r.byte(); if (b === 1) { r.charge(${f.cost}); v${k} = t${k}(r); } else if (b !== 0) throw FAULT;` : `v${k} = t${k}(r);`));
+  const dflt = (e, n) => ('constant' in e.dflt ? `D${n}` : `M${n}()`);
+  const values = [];
+  out.forEach((e, n) => {
+    if (e.from < 0) {
+      if (e.dflt !== null) values.push({ name: e.name, value: dflt(e, n) });
+    } else if (!e.maybe) values.push({ name: e.name, value: `v${e.from}` });
+    else if (e.dflt !== null) values.push({ name: e.name, value: `(v${e.from} === undefined ? ${dflt(e, n)} : v${e.from})` });
+    else values.push({ name: e.name, value: `v${e.from}`, when: `v${e.from} !== undefined` });
+  });
+  const first = values.findIndex((v) => v.when !== undefined);
+  const literal = first < 0 ? values.length : first;
+  const lines = [`const o = { ${values.slice(0, literal).map((v) => `${v.name === '__proto__' ? `[${key(v.name)}]` : key(v.name)}: ${v.value}`).join(', ')} };`];
+  for (const v of values.slice(literal)) {
+    const set = v.name in ObjectPrototype ? `defineOwn(o, ${key(v.name)}, ${v.value});` : `o[${key(v.name)}] = ${v.value};`;
+    lines.push(v.when === undefined ? set : `if (${v.when}) ${set}`);
+  }
+  const source = `${fields.map((f, k) => `const t${k} = F[${k}].take;`).join('\n')}
+${out.map((e, n) => (e.dflt === null ? '' : 'constant' in e.dflt ? `const D${n} = R[${n}].dflt.constant;` : `const M${n} = R[${n}].dflt.make;`)).join('\n')}
+return function readObjectAs(r) {
+  let b${fields.map((f, k) => `, v${k}`).join('')};
+  ${reads.join('\n  ')}
+  ${lines.join('\n  ')}
+  return o;
+};`;
+  return new Function('F', 'R', 'FAULT', 'defineOwn', source)(fields, out, FAULT, rt.defineOwn);
 }
 
 /**

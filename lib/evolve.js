@@ -523,6 +523,11 @@ function objectOverride(plan, w, out, keep) {
     take(c) {
       return build(w.fields.map((f) => c.take(f.schema)));
     },
+    // For the JS back end's closures (lib/closures.js, objectReaderAs): the reader's
+    // fields, each with the writer field it comes from, and the reader's object from the
+    // writer's field values, read (undefined for an absent one).
+    fields: out.map((e, n) => ({ name: e.name, from: e.from, maybe: e.maybe === true, dflt: defaults[n] })),
+    fromFields: (values) => build(values),
     // The writer's object as the JS back end read it (an absent field has no key: one
     // that Object.prototype has is looked up as the object's own).
     fromValue(x) {

@@ -101,11 +101,16 @@ function randomType(depth) {
   }
 }
 
+// Field names that generated code must escape or keep apart from Object.prototype's
+// (lib/closures.js builds a reader's objects by generated code).
+const ODD_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'a"b', 'c\\d', '\u2028', '${x}', '', 'x-y z'];
+
 function randomObject(depth) {
-  const fields = {};
   const n = 1 + below(4);
-  for (let k = 0; k < n; k++) fields[`f${k}`] = randomType(depth);
-  return t.object(fields);
+  const names = new Set();
+  while (names.size < n) names.add(chance(0.1) ? pick(ODD_NAMES) : `f${names.size}`);
+  // A descriptor, not t.object's object of fields: `__proto__` would not be a key of that.
+  return { type: 'object', fields: [...names].map((name) => ({ name, schema: randomType(depth) })), strict: false };
 }
 
 function randomString() {
@@ -176,7 +181,8 @@ function valueOf(d) {
       const o = {};
       for (const f of d.fields) {
         const v = valueOf(f.schema);
-        if (v !== undefined) o[f.name] = v;
+        // An own key, `__proto__` too.
+        if (v !== undefined) Object.defineProperty(o, f.name, { value: v, writable: true, enumerable: true, configurable: true });
       }
       return o;
     }
