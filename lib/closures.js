@@ -1261,24 +1261,10 @@ return function writeObject(w, x) {
 
 /** An object's read: a literal of its fields up to the first optional one, then stores. */
 function objectReader(fields) {
-  const first = fields.findIndex((f) => f.optional);
-  const literal = first < 0 ? fields.length : first;
-  const lines = [];
-  const entries = fields.slice(0, literal).map((f, k) => `${f.name === '__proto__' ? `[${key(f.name)}]` : key(f.name)}: t${k}(r)`);
-  lines.push(`const o = { ${entries.join(', ')} };`);
-  for (let k = literal; k < fields.length; k++) {
-    const f = fields[k];
-    const set = f.define ? `defineOwn(o, ${key(f.name)}, t${k}(r));` : `o[${key(f.name)}] = t${k}(r);`;
-    if (f.optional) lines.push(`b = r.byte(); if (b === 1) { r.charge(${f.cost}); ${set} } else if (b !== 0) throw FAULT;`);
-    else lines.push(set);
-  }
-  const source = `${fields.map((f, k) => `const t${k} = F[${k}].take;`).join('\n')}
-return function readObject(r) {
-  let b;
-  ${lines.join('\n  ')}
-  return o;
-};`;
-  return new Function('F', 'FAULT', 'defineOwn', source)(fields, FAULT, rt.defineOwn);
+  return objectReaderAs(
+    fields,
+    fields.map((f, k) => ({ name: f.name, from: k, maybe: f.optional, dflt: null })),
+  );
 }
 
 /**
