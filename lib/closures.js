@@ -665,6 +665,16 @@ const utf8Encoder = new TextEncoder();
  * for an `Out` and an `In`. `m`: the codec's marshaller (variant tests, defaults,
  * constraint checks of a type's own `test`).
  */
+// Whether an object's optional field `f` is present (its presence byte); a present one's
+// value charged as the core charges it.
+function present(r, f) {
+  const b = r.byte();
+  if (b === 0) return false;
+  if (b !== 1) throw FAULT;
+  r.charge(f.cost);
+  return true;
+}
+
 function compile(root, m, generate = false) {
   const encoders = new Map();
   const decoders = new Map();
@@ -1107,12 +1117,7 @@ function compile(root, m, generate = false) {
             const values = new Array(fields.length);
             for (let k = 0; k < fields.length; k++) {
               const f = fields[k];
-              if (f.optional) {
-                const b = r.byte();
-                if (b === 0) continue;
-                if (b !== 1) throw FAULT;
-                r.charge(f.cost);
-              }
+              if (f.optional && !present(r, f)) continue;
               values[k] = f.take(r);
             }
             return as.fromFields(values);
@@ -1123,12 +1128,7 @@ function compile(root, m, generate = false) {
           const o = {};
           for (let k = 0; k < fields.length; k++) {
             const f = fields[k];
-            if (f.optional) {
-              const b = r.byte();
-              if (b === 0) continue;
-              if (b !== 1) throw FAULT;
-              r.charge(f.cost);
-            }
+            if (f.optional && !present(r, f)) continue;
             const v = f.take(r);
             if (f.define) rt.defineOwn(o, f.name, v);
             else o[f.name] = v;
