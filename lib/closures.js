@@ -699,7 +699,7 @@ function compile(root, m, generate = false) {
   const overrideOf = (op) => (overrides === null ? undefined : overrides.get(op.d));
   const readAs = (op) => {
     const o = op.op === 'object' ? overrideOf(op) : undefined;
-    return o !== undefined && o.fromFields !== undefined ? o : undefined;
+    return o !== undefined && o.kind === 'object' ? o : undefined;
   };
 
   function dec(op) {
@@ -1263,7 +1263,7 @@ return function writeObject(w, x) {
 function objectReader(fields) {
   return objectReaderAs(
     fields,
-    fields.map((f, k) => ({ name: f.name, from: k, maybe: f.optional, dflt: null })),
+    fields.map((f, k) => ({ name: f.name, from: k, how: f.optional ? 'present' : 'value', dflt: null, define: f.define })),
   );
 }
 
@@ -1271,30 +1271,28 @@ function objectReader(fields) {
  * An object of the writer's read as the reader's (lib/evolve.js, objectOverride), a
  * function of its own: each writer field read into a local, in the writer's order, then
  * the reader's object built as one literal up to its first field that may be absent.
- * `out`: the reader's fields, each with the writer field it comes from (`from`, -1 for
- * none), whether the writer may leave that out (`maybe`), and its default (`dflt`:
- * `{ constant }` or `{ make }`, null for none).
+ * `out`: the reader's fields, each with how its value is had (`how`: the writer field
+ * `from`'s value, its default `dflt`, either, or the writer's where present) and whether
+ * its name is defined rather than set (`define`).
  */
 function objectReaderAs(fields, out) {
   const reads = fields.map((f, k) => (f.optional ? `b = r.byte(); if (b === 1) { r.charge(${f.cost}); v${k} = t${k}(r); } else if (b !== 0) throw FAULT;` : `v${k} = t${k}(r);`));
-  const dflt = (e, n) => ('constant' in e.dflt ? `D${n}` : `M${n}()`);
-  const values = [];
-  out.forEach((e, n) => {
-    if (e.from < 0) {
-      if (e.dflt !== null) values.push({ name: e.name, value: dflt(e, n) });
-    } else if (!e.maybe) values.push({ name: e.name, value: `v${e.from}` });
-    else if (e.dflt !== null) values.push({ name: e.name, value: `(v${e.from} === undefined ? ${dflt(e, n)} : v${e.from})` });
-    else values.push({ name: e.name, value: `v${e.from}`, when: `v${e.from} !== undefined` });
+  const values = out.map((f, n) => {
+    const dflt = f.dflt === null ? '' : 'constant' in f.dflt ? `D${n}` : `M${n}()`;
+    if (f.how === 'value') return `v${f.from}`;
+    if (f.how === 'default') return dflt;
+    return f.how === 'either' ? `(v${f.from} === undefined ? ${dflt} : v${f.from})` : `v${f.from}`;
   });
-  const first = values.findIndex((v) => v.when !== undefined);
-  const literal = first < 0 ? values.length : first;
-  const lines = [`const o = { ${values.slice(0, literal).map((v) => `${v.name === '__proto__' ? `[${key(v.name)}]` : key(v.name)}: ${v.value}`).join(', ')} };`];
-  for (const v of values.slice(literal)) {
-    const set = v.name in ObjectPrototype ? `defineOwn(o, ${key(v.name)}, ${v.value});` : `o[${key(v.name)}] = ${v.value};`;
-    lines.push(v.when === undefined ? set : `if (${v.when}) ${set}`);
+  const first = out.findIndex((f) => f.how === 'present');
+  const literal = first < 0 ? out.length : first;
+  const lines = [`const o = { ${out.slice(0, literal).map((f, n) => `${f.name === '__proto__' ? `[${key(f.name)}]` : key(f.name)}: ${values[n]}`).join(', ')} };`];
+  for (let n = literal; n < out.length; n++) {
+    const f = out[n];
+    const set = f.define ? `defineOwn(o, ${key(f.name)}, ${values[n]});` : `o[${key(f.name)}] = ${values[n]};`;
+    lines.push(f.how === 'present' ? `if (v${f.from} !== undefined) ${set}` : set);
   }
   const source = `${fields.map((f, k) => `const t${k} = F[${k}].take;`).join('\n')}
-${out.map((e, n) => (e.dflt === null ? '' : 'constant' in e.dflt ? `const D${n} = R[${n}].dflt.constant;` : `const M${n} = R[${n}].dflt.make;`)).join('\n')}
+${out.map((f, n) => (f.dflt === null ? '' : 'constant' in f.dflt ? `const D${n} = R[${n}].dflt.constant;` : `const M${n} = R[${n}].dflt.make;`)).join('\n')}
 return function readObjectAs(r) {
   let b${fields.map((f, k) => `, v${k}`).join('')};
   ${reads.join('\n  ')}

@@ -15,6 +15,7 @@ const { sizesOf } = require('./inspect');
 const small = require('./small');
 const { LATER } = require('./small-text');
 const { TAKE } = require('./take');
+const { emitOverride } = require('./evolve-native');
 const { PUT, PUT_ITEMS } = require('./put');
 
 // A path as generated code: static text and loop variables, rendered as a JS expression
@@ -389,7 +390,7 @@ class Generator {
     const o = this.overrides === null ? undefined : this.overrides.get(d);
     if (o === undefined && !inline && this.helps(d, d)) return this.takeHelper(d);
     this.level++;
-    const expr = o === undefined ? this.takeOwn(d) : o.emit(this, d);
+    const expr = o === undefined ? this.takeOwn(d) : emitOverride(o, this, d);
     this.level--;
     if (/^[A-Za-z_$][\w$]*$/.test(expr)) return expr;
     const v = this.fresh('v');

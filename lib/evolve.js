@@ -19,8 +19,10 @@
 // (`checks`), and the reader checks every value it reads against its own schema.
 // The resolved decode runs the writer's native program (so the writer's bytes and limits
 // are checked exactly as a plain decode with the writer's schema would) and the writer's
-// generated take code with the overrides spliced in (lib/codegen.js `take`, and the
-// generic marshaller's ResolvingDecoder for recursive and hand-off values).
+// generated take code with the overrides spliced in (lib/codegen.js `take`, and the tape
+// decoder's ResolvingDecoder for recursive and hand-off values: lib/evolve-native.js); on
+// the JS back end, the writer's closures with the overrides (lib/closures.js, `readAs`).
+// An override is data (`kind` and what it needs), which each back end reads its own way.
 
 const { TYPES } = require('./types');
 const { pathKey, describe } = require('./errors');
@@ -332,7 +334,7 @@ class Plan {
     const v = literalValue(w);
     if (r.type !== 'float32' || typeof v !== 'number' || Object.is(Math.fround(v), v)) return;
     const f = Math.fround(v);
-    this.override(w, { emit: (g) => g.constant(f), take: () => f, fromValue: () => f });
+    this.override(w, { kind: 'constant', value: f, fromValue: () => f });
   }
 
   /** `fn()` with `key` the map key being resolved (`{ union }`), or null outside keys. */
@@ -383,8 +385,8 @@ const RULES = {
     const symbols = w.values.map((s) => (known.has(s) ? s : r.default));
     const bySymbol = new Map(w.values.map((s, k) => [s, symbols[k]]));
     this.override(w, {
-      emit: (g) => `${g.constant(symbols)}[T[i++]]`,
-      take: (c) => symbols[c.T[c.i++]],
+      kind: 'symbols',
+      symbols,
       // The JS back end (lib/js-backend.js) reads the writer's value, then converts it.
       fromValue: (v) => bySymbol.get(v),
     });
@@ -433,8 +435,7 @@ for (const t of [...INTEGERS, 'float32', 'float64', 'int64', 'uint64']) {
     if (BIGINTS.has(r.type)) {
       // Numbers on the writer's tape, bigints in the reader's values.
       this.override(w, {
-        emit: (g) => `BigInt(${g.takeOwn(w)})`,
-        take: (c) => BigInt(c.takeOwn(w)),
+        kind: 'bigint',
         fromValue: (v) => BigInt(v),
       });
     }
@@ -487,72 +488,55 @@ function defaultMaker(plan, d) {
 
 function objectOverride(plan, w, out, keep) {
   const defaults = out.map((o) => (o.kind === 'default' ? defaultMaker(plan, o.field) : null));
-  const defines = out.map((o) => o.name in Object.prototype);
+  // Each of the reader's fields that its object may hold, and how its value is had: the
+  // writer's field's (`value`), its default (`default`: the writer has no such field),
+  // the writer's field's or else its default (`either`: the writer's is optional), or the
+  // writer's field's where present (`present`). A field that is neither in the writer nor
+  // defaulted is left out: it stays absent. `define`: a name Object.prototype has
+  // (`__proto__` is a setter there), defined as an own property, not set.
+  const fields = [];
+  out.forEach((e, n) => {
+    let how;
+    if (e.from < 0) how = e.kind === 'default' ? 'default' : null;
+    else if (!e.maybe) how = 'value';
+    else how = e.kind === 'default' ? 'either' : 'present';
+    if (how !== null) fields.push({ name: e.name, from: e.from, how, dflt: defaults[n], define: e.name in Object.prototype });
+  });
   const names = w.fields.map((f) => f.name);
   const inherited = names.map((name) => name in Object.prototype);
-  const override = {
-    emit(g) {
-      const locals = w.fields.map((f, k) => {
-        const v = g.take(f.schema);
-        return keep[k] ? v : null;
-      });
-      const entries = [];
-      out.forEach((o, n) => {
-        let dflt = null;
-        if (defaults[n] !== null) dflt = 'constant' in defaults[n] ? g.constant(defaults[n].constant) : `${g.constant(defaults[n].make)}()`;
-        if (o.from < 0) {
-          if (o.kind === 'default') entries.push({ name: o.name, value: dflt });
-          return;
-        }
-        const v = locals[o.from];
-        if (!o.maybe) entries.push({ name: o.name, value: v });
-        else if (o.kind === 'default') entries.push({ name: o.name, value: `(${v} === undefined ? ${dflt} : ${v})` });
-        else entries.push({ name: o.name, value: v, when: `${v} !== undefined` });
-      });
-      const first = entries.findIndex((e) => e.when);
-      const literal = first < 0 ? entries : entries.slice(0, first);
-      const o = g.fresh('o');
-      g.dec.push(`const ${o} = ${g.construct(literal.map((e) => e.name), literal.map((e) => e.value))};`);
-      for (const e of first < 0 ? [] : entries.slice(first)) {
-        const key = JSON.stringify(e.name);
-        const set = `rt.defineOwn(${o}, ${key}, ${e.value});`;
-        g.dec.push(e.when ? `if (${e.when}) { ${set} }` : set);
+  // The reader's object from the writer's field values (undefined for an absent one): a
+  // define of each key cost a nestedEvent reader's decode on the JS back end 1.3 of its 1.7 µs.
+  const fromFields = (values) => {
+    const o = {};
+    for (let n = 0; n < fields.length; n++) {
+      const f = fields[n];
+      let v = f.how === 'default' ? undefined : values[f.from];
+      if (v === undefined) {
+        if (f.how === 'present') continue;
+        if (f.how !== 'value') v = 'constant' in f.dflt ? f.dflt.constant : f.dflt.make();
       }
-      return o;
-    },
-    take(c) {
-      return build(w.fields.map((f) => c.take(f.schema)));
-    },
-    // For the JS back end's closures (lib/closures.js, objectReaderAs): the reader's
-    // fields, each with the writer field it comes from, and the reader's object from the
-    // writer's field values, read (undefined for an absent one).
-    fields: out.map((e, n) => ({ name: e.name, from: e.from, maybe: e.maybe === true, dflt: defaults[n] })),
-    fromFields: (values) => build(values),
-    // The writer's object as the JS back end read it (an absent field has no key: one
-    // that Object.prototype has is looked up as the object's own).
+      if (f.define) rt.defineOwn(o, f.name, v);
+      else o[f.name] = v;
+    }
+    return o;
+  };
+  // The back ends build the reader's object from `fields`: lib/closures.js (objectReaderAs,
+  // or `fromFields`), and the native back end's generated and tape reads
+  // (lib/evolve-native.js), which read and drop a writer field that no reader field takes
+  // (`keep`).
+  return {
+    kind: 'object',
+    fields,
+    keep,
+    fromFields,
+    // The writer's object as the JS back end's exact walk read it (an absent field has no
+    // key: one that Object.prototype has is looked up as the object's own).
     fromValue(x) {
       const values = new Array(names.length);
       for (let k = 0; k < names.length; k++) values[k] = inherited[k] ? (Object.hasOwn(x, names[k]) ? x[names[k]] : undefined) : x[names[k]];
-      return build(values);
+      return fromFields(values);
     },
   };
-  return override;
-  // The reader's object from the writer's field values: a name that Object.prototype has
-  // (`__proto__` is a setter there) defined as an own property, any other set (a define
-  // of each cost a nestedEvent reader's decode on the JS back end 1.3 of its 1.7 µs).
-  function build(values) {
-    const o = {};
-    for (let n = 0; n < out.length; n++) {
-      const e = out[n];
-      let v = e.from < 0 ? undefined : values[e.from];
-      if (v === undefined && e.kind === 'default') v = 'constant' in defaults[n] ? defaults[n].constant : defaults[n].make();
-      if (v !== undefined || (e.from >= 0 && !e.maybe)) {
-        if (defines[n]) rt.defineOwn(o, e.name, v);
-        else o[e.name] = v;
-      }
-    }
-    return o;
-  }
 }
 
 function literalValue(d) {

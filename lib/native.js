@@ -13,6 +13,7 @@ const { MIN_SHAPE, MAX_SHAPE, INDEX_KEY } = require('./types/record');
 const string = require('./types/string');
 const { RANGES } = require('./types/integer');
 const { CLASSES } = require('./types/typed-array');
+const { takeOverride } = require('./evolve-native');
 const { RANGES64 } = require('./types/int64');
 
 // Each type's read of the tape, by type name: the slots its `put` (lib/types/*.js) wrote,
@@ -204,7 +205,7 @@ class Decoder {
 class ResolvingDecoder extends Decoder {
   take(d) {
     const o = this.m.overrides.get(d);
-    return o === undefined ? this.takeOwn(d) : o.take(this, d);
+    return o === undefined ? this.takeOwn(d) : takeOverride(o, this, d);
   }
 }
 
