@@ -32,10 +32,12 @@ const CHROMIUM = process.env.SHORN_CHROMIUM || '/usr/bin/chromium';
 const SIZE_FLOOR = 30 * 1024;
 // What only Node runs, which a browser build resolves to an empty module or never imports
 // (package.json "browser" and "imports"): the native back end (its assembly, generated
-// code, tape reads and writes), the addon's loader, Node's host and runtime, streams, the
-// Zod and JSON Schema bridges, the CLI; and lib/envelope.js, which only createRegistry needs.
+// code, tape reads and writes, and its reads of a reader's overrides), the addon's loader,
+// Node's host and runtime, streams, the Zod and JSON Schema bridges, the CLI; and
+// lib/envelope.js, which only createRegistry needs.
 const NODE_ONLY = [
   'lib/native.js',
+  'lib/evolve-native.js',
   'lib/codegen.js',
   'lib/emit-tests.js',
   'lib/put.js',
