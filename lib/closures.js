@@ -660,11 +660,6 @@ const utf8Encoder = new TextEncoder();
 
 // ---- the compiler ---------------------------------------------------------------------
 
-/**
- * The closures of operation graph `root` (lib/lower.js): `{ encode(w, x), decode(r) }`
- * for an `Out` and an `In`. `m`: the codec's marshaller (variant tests, defaults,
- * constraint checks of a type's own `test`).
- */
 // Whether an object's optional field `f` is present (its presence byte); a present one's
 // value charged as the core charges it.
 function present(r, f) {
@@ -675,6 +670,12 @@ function present(r, f) {
   return true;
 }
 
+/**
+ * The closures of operation graph `root` (lib/lower.js): `{ encode(w, x), decode(r) }`
+ * for an `Out` and an `In`. `m`: the codec's marshaller (variant tests, defaults,
+ * constraint checks of a type's own `test`). A reader of another schema's bytes
+ * (`m.overrides`) only decodes: its `encode` is null.
+ */
 function compile(root, m, generate = false) {
   const encoders = new Map();
   const decoders = new Map();
@@ -1227,7 +1228,7 @@ function compile(root, m, generate = false) {
     }
   }
 
-  return { encode: enc(root), decode: dec(root) };
+  return { encode: overrides === null ? enc(root) : null, decode: dec(root) };
 }
 
 // ---- objects, generated ---------------------------------------------------------------

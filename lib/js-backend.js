@@ -363,13 +363,15 @@ function build(descriptor, m, settings, output, generate, info) {
     spareOut = null;
     w.grown = false;
     try {
-      w.o = 0;
-      w.depth = 0;
-      try {
-        fast.encode(w, v);
-        return w;
-      } catch (e) {
-        if (e !== FAULT) throw e;
+      if (fast.encode !== null) {
+        w.o = 0;
+        w.depth = 0;
+        try {
+          fast.encode(w, v);
+          return w;
+        } catch (e) {
+          if (e !== FAULT) throw e;
+        }
       }
       return marshalExact(v, w);
     } finally {
