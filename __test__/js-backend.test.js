@@ -838,3 +838,20 @@ test("a reader on the JS back end reads another schema's valid bytes by the clos
     ByteDecoder.prototype.value = walk;
   }
 });
+
+test('a reader of a recursive schema on the JS back end reads as natively: every level converted, and cut bytes refused as natively', () => {
+  const W = t.recursive('N', (self) => t.object({ name: t.string(), kind: t.enum(['a', 'b', 'c']), kids: t.array(self), extra: t.uint8() }));
+  const R = t.recursive('N', (self) => t.object({ kids: t.array(self), name: t.string(), kind: t.enum(['a', 'b'], { default: 'b' }), n: t.default(t.uint8(), 5) }));
+  const tree = (d) => ({ name: `n${d}`, kind: ['a', 'b', 'c'][d % 3], kids: d === 0 ? [] : [tree(d - 1), tree(d - 1)], extra: d });
+  const bytes = compile(W).encode(tree(4));
+  const native = compile(R).reader(compile(W));
+  const want = native.decode(bytes);
+  assert.equal(want.kids[0].kids[0].kind, 'b'); // 'c' two levels down: the reader's default
+  for (const mode of JS_MODES) {
+    const r = compile(R, mode).reader(compile(W, mode));
+    assert.deepStrictEqual(r.decode(bytes), want, JSON.stringify(mode));
+    for (let cut = 0; cut < bytes.length; cut += 7) {
+      assert.deepStrictEqual(outcome(() => r.decode(bytes.subarray(0, cut))), outcome(() => native.decode(bytes.subarray(0, cut))), `${JSON.stringify(mode)} cut at ${cut}`);
+    }
+  }
+});
