@@ -3,7 +3,8 @@
 // JS-level fuzzing of schema evolution (docs/FUZZING.md, "Readers"): a random writer
 // schema, a reader made from it by random changes (fields added with defaults, json ones
 // among them, dropped, reordered, made optional; integers widened; enum symbols added,
-// dropped and given a default; map keys of such enums), and random writer values. Readers
+// dropped and given a default; map keys of such enums; recursive objects), and random
+// writer values. Readers
 // are resolved in JS only (lib/evolve.js), so this is their fuzzer; cargo-fuzz has nothing
 // of them to reach. Deterministic for a seed.
 //
@@ -85,9 +86,20 @@ function randomLeaf() {
   }
 }
 
+// Each recursive definition's name, new per definition: a reader's definitions pair with
+// the writer's by position, not by name.
+let definitions = 0;
+
 function randomType(depth) {
   if (depth >= 3 || chance(0.45)) return randomLeaf();
-  switch (below(5)) {
+  switch (below(6)) {
+    case 5: {
+      // A recursive object: its next level optional, so that values end.
+      const name = `R${definitions++}`;
+      const body = randomObject(depth + 1);
+      body.fields.push({ name: 'next', schema: t.optional({ type: 'ref', name }) });
+      return { type: 'recursive', name, schema: body };
+    }
     case 0:
       return t.array(randomType(depth + 1));
     case 1:
@@ -133,6 +145,10 @@ function jsonValue(depth) {
 }
 
 /** A random value of writer node `d` (a compiled descriptor). */
+// The recursive definitions met so far by `valueOf`, and how deep in them it is.
+const recursions = new Map();
+let levels = 0;
+
 function valueOf(d) {
   switch (d.type) {
     case 'uint8':
@@ -177,6 +193,19 @@ function valueOf(d) {
     }
     case 'union':
       return chance(0.5) ? randomString() : valueOf(d.variants[1]);
+    case 'recursive':
+      recursions.set(d.name, d.schema);
+      return valueOf(d.schema);
+    case 'ref': {
+      // Under an optional: undefined (absent) past three levels.
+      if (levels >= 3) return undefined;
+      levels++;
+      try {
+        return valueOf(recursions.get(d.name));
+      } finally {
+        levels--;
+      }
+    }
     case 'object': {
       const o = {};
       for (const f of d.fields) {
@@ -224,6 +253,8 @@ function evolve(d) {
       return { ...d, keys: evolve(d.keys), values: evolve(d.values) };
     case 'union':
       return { ...d, variants: d.variants.map(evolve) };
+    case 'recursive':
+      return { ...d, schema: evolve(d.schema) };
     case 'nullable':
       return { ...d, of: evolve(d.of) };
     case 'enum': {
@@ -340,6 +371,7 @@ function runPair() {
     return;
   }
   count('pair.compatible');
+  if (JSON.stringify(writer).includes('"type":"recursive"')) count('pair.compatible.recursive');
   const schemaText = JSON.stringify(codecs[0].r.schema);
   const fingerprint = codecs[0].r.fingerprint;
   const readers = codecs.map(({ r, w }) => ({ r, w, reader: r.reader(w) }));
