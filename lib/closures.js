@@ -696,7 +696,7 @@ function compile(root, m, generate = false) {
   // converts it (lib/js-backend.js, ByteDecoder#value).
   // An object the reader reads as an object of its own (objectOverride) is built from the
   // writer's field values as they are read (`readAs`), not from the writer's object.
-  const overrides = m.overrides ?? null;
+  const overrides = m.overrides;
   const overrideOf = (op) => (overrides === null ? undefined : overrides.get(op.d));
   const readAs = (op) => {
     const o = op.op === 'object' ? overrideOf(op) : undefined;
@@ -1280,9 +1280,9 @@ function objectReaderAs(fields, out) {
   const reads = fields.map((f, k) => (f.optional ? `b = r.byte(); if (b === 1) { r.charge(${f.cost}); v${k} = t${k}(r); } else if (b !== 0) throw FAULT;` : `v${k} = t${k}(r);`));
   const values = out.map((f, n) => {
     const dflt = f.dflt === null ? '' : 'constant' in f.dflt ? `D${n}` : `M${n}()`;
-    if (f.how === 'value') return `v${f.from}`;
     if (f.how === 'default') return dflt;
-    return f.how === 'either' ? `(v${f.from} === undefined ? ${dflt} : v${f.from})` : `v${f.from}`;
+    if (f.how === 'either') return `(v${f.from} === undefined ? ${dflt} : v${f.from})`;
+    return `v${f.from}`; // 'value', and 'present' (set below only where defined)
   });
   const first = out.findIndex((f) => f.how === 'present');
   const literal = first < 0 ? out.length : first;
