@@ -132,6 +132,86 @@ test('a key that repeats in a message counts once as text in the decode budget, 
   }
 });
 
+// The keys of json objects and records are kept by the JS back end's decoder from one
+// message to the next (lib/closures.js, `readKey`): a key met again is the string made
+// the first time, found by a hash of its bytes. Each decode below runs on a codec that has
+// decoded `warm` first, so its keys are in the table.
+test('keys of json objects and records met in earlier messages decode as natively: colliding, array-index, non-ASCII, mutated, at the budget', () => {
+  // 'aXbc' and 'aYbc' differ only where the hash does not look (first, middle, last byte
+  // and length): one entry.
+  const keys = ['aXbc', 'aYbc', 'id', 'type', 'x'.repeat(32), 'y'.repeat(33), 'é', 'ünï', 'constructor', 'toString', '__proto__', 'hasOwnProperty', '0', '7', '10', '4294967294', '4294967295', '01'];
+  const object = (k) => {
+    const o = {};
+    for (let j = 0; j < keys.length; j++) Object.defineProperty(o, keys[(j + k) % keys.length], { value: j, writable: true, enumerable: true, configurable: true });
+    return o;
+  };
+  const rows = Array.from({ length: 40 }, (_, k) => object(k));
+  const warm = (schema, value) =>
+    JS_MODES.map((mode) => {
+      const codec = compile(schema, mode);
+      codec.decode(compile(schema).encode(value));
+      return codec;
+    });
+  for (const schema of [t.json(), t.array(t.record(t.uint32()))]) {
+    const bytes = compile(schema).encode(rows);
+    const codecs = warm(schema, rows);
+    for (const codec of codecs) {
+      assert.deepStrictEqual(codec.decode(bytes), rows);
+      // Own keys in the order the native back end gives them, `__proto__` among them.
+      assert.deepStrictEqual(codec.decode(bytes).map(Reflect.ownKeys), compile(schema).decode(bytes).map(Reflect.ownKeys));
+    }
+    // Every byte of the first row's keys changed to another ASCII letter, a non-ASCII
+    // byte, a stray continuation byte and an index digit: the native value or error.
+    const native = compile(schema);
+    for (let at = 0; at < 200; at++) {
+      for (const b of [0x41, 0xe9, 0x80, 0x30]) {
+        const m = Uint8Array.from(bytes);
+        m[at] = b;
+        const expected = outcome(() => native.decode(m));
+        for (const codec of codecs) assert.deepStrictEqual(outcome(() => codec.decode(m)), expected, `byte ${at} = ${b}`);
+      }
+    }
+    // The budget at the native edge and one below it, on warm codecs.
+    const heap = nativeEdge(schema, bytes);
+    for (const maxDecodedBytes of [heap - 1, heap]) {
+      const expected = outcome(() => compile(schema, { maxDecodedBytes }).decode(bytes).length);
+      for (const codegen of [false, true]) {
+        const codec = compile(schema, { maxDecodedBytes, backend: 'js', codegen });
+        codec.decode(compile(schema).encode(rows.slice(0, 3)));
+        assert.deepStrictEqual(outcome(() => codec.decode(bytes).length), expected, `${maxDecodedBytes} (codegen ${codegen})`);
+      }
+    }
+  }
+  // Keys that never repeat (the table stops looking), then ones that do.
+  const unique = Object.fromEntries(Array.from({ length: 3000 }, (_, k) => [`u${k.toString(36)}`, k]));
+  for (const codec of warm(t.json(), unique)) {
+    assert.deepStrictEqual(codec.decode(compile(t.json()).encode(unique)), unique);
+    assert.deepStrictEqual(codec.decode(compile(t.json()).encode(rows)), rows);
+  }
+});
+
+// A key kept from an earlier message is still set as an own property where Object.prototype
+// has gained a setter of that name since: the setter never runs.
+test("a kept key that Object.prototype has gained since is set as the decoded object's own, as natively", () => {
+  const value = { plain: 1, later: 2, 5: 3 };
+  for (const schema of [t.json(), t.record(t.uint8())]) {
+    const bytes = compile(schema).encode(value);
+    const codecs = JS_MODES.map((mode) => compile(schema, mode));
+    for (const codec of codecs) assert.deepStrictEqual(codec.decode(bytes), value);
+    let calls = 0;
+    Object.defineProperty(Object.prototype, 'later', { set: () => calls++, get: () => 'inherited', configurable: true });
+    try {
+      for (const codec of [compile(schema), ...codecs]) {
+        const o = codec.decode(bytes);
+        assert.deepStrictEqual(Object.getOwnPropertyDescriptor(o, 'later'), { value: 2, writable: true, enumerable: true, configurable: true });
+      }
+      assert.equal(calls, 0);
+    } finally {
+      delete Object.prototype.later;
+    }
+  }
+});
+
 // A differential check of large arrays of strings (2026-12-06) found the exact decode's
 // estimate of the text over the native one's: it counted every string value, an enum's
 // and a literal's too, which the core takes from the schema, not from the text. Only the
