@@ -212,6 +212,48 @@ test("a kept key that Object.prototype has gained since is set as the decoded ob
   }
 });
 
+// A union whose variants take values of different kinds (lib/lower.js, `kinds`) writes a
+// value by the one variant of its kind, with no test of the others; a union whose kinds
+// overlap still tests its variants in turn. Either way: the native bytes or error.
+test('a union writes a value by the variant of its kind, or by testing its variants in turn where kinds overlap, as natively', () => {
+  const Tree = t.recursive('Tree', (self) => t.object({ v: t.uint8(), kids: t.array(self) }));
+  const unions = [
+    t.union([t.uint8(), t.string({ maxLength: 3 }), t.bool(), t.array(t.string())]),
+    t.union([t.float64(), t.string()]),
+    t.union([t.int64(), t.null(), t.literal('none'), t.date()]),
+    t.union([t.nullable(t.uint16()), t.enum(['a', 'b'])]),
+    t.union([t.union([t.uint8(), t.string()]), t.bytes()]),
+    t.union([t.literal(1), t.literal(true), t.literal('x'), Tree]),
+    // Kinds that overlap: tested in turn, the first that takes the value.
+    t.union([t.uint8(), t.float64()]),
+    t.union([t.object({ a: t.uint8() }), t.object({ b: t.string() }), t.array(t.uint8())]),
+    t.union([t.json(), t.uint8()]),
+    t.union([t.uint8(), t.json()]),
+    t.union([t.map(t.string(), t.uint8()), t.record(t.uint8()), t.float32Array()]),
+    // Each kind declared by one variant and taken by an earlier one too (an empty object
+    // takes any object that is not an array): a kind declared wrong would pick the later.
+    ...[t.date(), t.bytes(), t.float32Array(), t.map(t.string(), t.uint8()), t.record(t.uint8())].map((v) => t.union([v, t.object({})])),
+    t.union([t.literal(1), t.float64()]),
+    t.union([t.literal('x'), t.enum(['x', 'y']), t.string()]),
+    t.union([t.literal(true), t.bool()]),
+    t.union([t.null(), t.nullable(t.uint8())]),
+    t.union([t.int64(), t.uint64()]),
+    t.union([t.tuple([t.uint8()]), t.array(t.uint8())]),
+  ];
+  const values = [0, 1, 3, 255, 256, -1, 3.5, NaN, 2n ** 70n, 5n, '', 'x', 'abc', 'abcd', 'none', 'a', true, false, null, undefined, [], ['a', 'b'], [1, 2], ['a', 1], new Date(0), new Date(NaN), new Uint8Array([1]), new Float32Array([1]), { a: 1 }, { b: 'x' }, { a: 300 }, { v: 1, kids: [{ v: 2, kids: [] }] }, { v: 1, kids: [{ v: 256, kids: [] }] }, new Map([['k', 1]]), { k: 2 }, Symbol('s'), () => 1];
+  for (const u of unions) {
+    for (const value of values) {
+      for (const schema of [u, t.object({ u, after: t.uint8() })]) {
+        const x = schema === u ? value : { u: value, after: 7 };
+        agree(schema, {}, (c) => {
+          const bytes = c.encode(x);
+          return Buffer.from(bytes).toString('hex');
+        }, {});
+      }
+    }
+  }
+});
+
 // A differential check of large arrays of strings (2026-12-06) found the exact decode's
 // estimate of the text over the native one's: it counted every string value, an enum's
 // and a literal's too, which the core takes from the schema, not from the text. Only the

@@ -11,7 +11,7 @@
 
 const { TYPES } = require('./types');
 const rt = require('#runtime');
-const { HEAP, HEAP_NUMBER, heapCost } = require('./lower');
+const { HEAP, HEAP_NUMBER, heapCost, kindOf } = require('./lower');
 const { writeUtf8 } = require('./utf8');
 const { stringItems, SMALL_LITERALS } = require('./types/array');
 const { utf8Write, utf8Slice, unitsText, replacementIn } = require('#host');
@@ -1011,7 +1011,17 @@ function compile(root, m, generate = false) {
       }
       case 'union': {
         const variants = op.variants.map(enc);
-        const ds = op.ds;
+        const { ds, byKind } = op;
+        // Variants of different kinds (lib/lower.js, `variantsByKind`): only the one of the
+        // value's kind can take it, and its closure checks it as its test would.
+        if (byKind !== null) {
+          return (w, x) => {
+            const k = byKind[kindOf(x)];
+            if (k < 0) throw FAULT;
+            w.varint(k);
+            variants[k](w, x);
+          };
+        }
         return (w, x) => {
           for (let k = 0; k < ds.length; k++) {
             if (m.test(ds[k], x)) {

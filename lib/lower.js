@@ -61,6 +61,53 @@ function countCost(d) {
   return HEAP.mapEntry + heapCost(d.keys) + heapCost(d.values);
 }
 
+// The kinds of JS value by `typeof` (null apart): a union whose variants take values of
+// different kinds only (each type says which it may take: its `kinds`, KIND's bits; a
+// type that says nothing may take any) writes a value by the one variant of its kind,
+// found by `kindOf`, instead of testing each variant in turn.
+const KIND = { number: 1, string: 2, boolean: 4, bigint: 8, null: 16, undefined: 32, object: 64, other: 128 };
+const ANY_KIND = 255;
+// KIND's bit of each kind, by its index (what `kindOf` gives).
+const KIND_ORDER = ['number', 'string', 'boolean', 'bigint', 'null', 'undefined', 'object', 'other'];
+
+/** The index of `x`'s kind in KIND_ORDER. */
+function kindOf(x) {
+  switch (typeof x) {
+    case 'number':
+      return 0;
+    case 'string':
+      return 1;
+    case 'boolean':
+      return 2;
+    case 'bigint':
+      return 3;
+    case 'object':
+      return x === null ? 4 : 6;
+    case 'undefined':
+      return 5;
+    default:
+      return 7;
+  }
+}
+
+/**
+ * For a union of descriptors `ds` whose kinds (`kinds`) do not overlap: the variant
+ * index for each kind's index (KIND_ORDER), -1 for a kind no variant takes; else null.
+ */
+function variantsByKind(ds, kinds) {
+  const byKind = new Array(KIND_ORDER.length).fill(-1);
+  let seen = 0;
+  for (let k = 0; k < ds.length; k++) {
+    const bits = kinds(ds[k]);
+    if ((seen & bits) !== 0) return null;
+    seen |= bits;
+    KIND_ORDER.forEach((name, i) => {
+      if ((bits & KIND[name]) !== 0) byKind[i] = k;
+    });
+  }
+  return byKind;
+}
+
 /**
  * A lowering: `node(d)` gives descriptor `d`'s operation, made once for each descriptor
  * (a recursive definition's `call` refers to the definition's operation, made once).
@@ -70,6 +117,9 @@ function countCost(d) {
 function lowering(m, sizes) {
   const done = new Map();
   const calls = new Map();
+  // The recursive definitions whose kinds are being worked out (one met again may take
+  // any kind its body does: any, here).
+  const inKinds = new Set();
   const L = {
     m,
     node(d) {
@@ -104,6 +154,19 @@ function lowering(m, sizes) {
         cost: made.cost,
       };
     },
+    /** The kinds of JS value a value of `d` may be (KIND's bits). */
+    kinds(d) {
+      const of = TYPES.get(d.type).kinds;
+      if (of === undefined || inKinds.has(d)) return ANY_KIND;
+      inKinds.add(d);
+      try {
+        return of(d, L);
+      } finally {
+        inKinds.delete(d);
+      }
+    },
+    variantsByKind: (ds) => variantsByKind(ds, L.kinds),
+    KIND,
     target: (ref) => m.target(ref),
     minBytes: (d) => sizes.minBytes(d),
     cost: heapCost,
@@ -113,4 +176,4 @@ function lowering(m, sizes) {
   return L;
 }
 
-module.exports = { lowering, heapCost, countCost, HEAP, HEAP_NUMBER, TYPED };
+module.exports = { lowering, heapCost, countCost, kindOf, KIND, HEAP, HEAP_NUMBER, TYPED };

@@ -28,6 +28,7 @@ module.exports = [
       }
       return j;
     },
+    kinds: (d, L) => L.KIND.object,
     lower: () => ({ op: 'date' }),
     minBytes: () => 1,
   },

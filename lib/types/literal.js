@@ -21,6 +21,7 @@ const common = {
   },
   toJson: (d, x) => x,
   fromJson: (d, j) => j,
+  kinds: (d, L) => (value(d) === null ? L.KIND.null : L.KIND[typeof value(d)]),
   lower: (d) => ({ op: 'const', value: value(d) }),
   minBytes: () => 0,
 };

@@ -92,7 +92,8 @@ module.exports = [
       }
       return j;
     },
-    lower: (d, L) => ({ op: 'union', ds: d.variants, variants: d.variants.map((v) => L.node(v)), costs: d.variants.map((v) => L.cost(v)) }),
+    kinds: (d, L) => d.variants.reduce((bits, v) => bits | L.kinds(v), 0),
+    lower: (d, L) => ({ op: 'union', byKind: L.variantsByKind(d.variants), ds: d.variants, variants: d.variants.map((v) => L.node(v)), costs: d.variants.map((v) => L.cost(v)) }),
     minBytes: () => 1,
   },
   {
@@ -134,6 +135,7 @@ module.exports = [
       const k = isObject(j) ? c.tagIndex(d).get(j[d.key]) : undefined;
       return k === undefined ? j : c.fromJson(d.variants[k], j);
     },
+    kinds: (d, L) => L.KIND.object,
     lower: (d, L) => ({ op: 'tagged', key: d.key, index: L.m.tagIndex(d), variants: d.variants.map((v) => L.node(v)), costs: d.variants.map((v) => L.cost(v)) }),
     minBytes: () => 1,
   },
