@@ -61,16 +61,16 @@ function countCost(d) {
   return HEAP.mapEntry + heapCost(d.keys) + heapCost(d.values);
 }
 
-// The kinds of JS value by `typeof` (null apart): a union whose variants take values of
-// different kinds only (each type says which it may take: its `kinds`, KIND's bits; a
-// type that says nothing may take any) writes a value by the one variant of its kind,
-// found by `kindOf`, instead of testing each variant in turn.
-const KIND = { number: 1, string: 2, boolean: 4, bigint: 8, null: 16, undefined: 32, object: 64, other: 128 };
+// The kinds of JS value by `typeof` (null apart), a kind's bit being 1 << its index here.
+// A union whose variants take values of different kinds only (each type says which it
+// may take, its `kinds`: a kind's name, or a function giving their bits; a type that says
+// nothing may take any) writes a value by the one variant of its kind (`kindOf`), instead
+// of testing each variant in turn.
+const KINDS = ['number', 'string', 'boolean', 'bigint', 'null', 'undefined', 'object', 'other'];
 const ANY_KIND = 255;
-// KIND's bit of each kind, by its index (what `kindOf` gives).
-const KIND_ORDER = ['number', 'string', 'boolean', 'bigint', 'null', 'undefined', 'object', 'other'];
+const kindBit = (name) => 1 << KINDS.indexOf(name);
 
-/** The index of `x`'s kind in KIND_ORDER. */
+/** The index of `x`'s kind in KINDS. */
 function kindOf(x) {
   switch (typeof x) {
     case 'number':
@@ -91,19 +91,17 @@ function kindOf(x) {
 }
 
 /**
- * For a union of descriptors `ds` whose kinds (`kinds`) do not overlap: the variant
- * index for each kind's index (KIND_ORDER), -1 for a kind no variant takes; else null.
+ * For a union of descriptors `ds` whose kinds (`kinds(d)`, bits) do not overlap: the
+ * variant index for each kind's index (KINDS), -1 for a kind no variant takes; else null.
  */
 function variantsByKind(ds, kinds) {
-  const byKind = new Array(KIND_ORDER.length).fill(-1);
+  const byKind = new Array(KINDS.length).fill(-1);
   let seen = 0;
   for (let k = 0; k < ds.length; k++) {
     const bits = kinds(ds[k]);
     if ((seen & bits) !== 0) return null;
     seen |= bits;
-    KIND_ORDER.forEach((name, i) => {
-      if ((bits & KIND[name]) !== 0) byKind[i] = k;
-    });
+    for (let i = 0; i < KINDS.length; i++) if ((bits & (1 << i)) !== 0) byKind[i] = k;
   }
   return byKind;
 }
@@ -154,10 +152,11 @@ function lowering(m, sizes) {
         cost: made.cost,
       };
     },
-    /** The kinds of JS value a value of `d` may be (KIND's bits). */
+    /** The kinds of JS value a value of `d` may be (bits of KINDS). */
     kinds(d) {
       const of = TYPES.get(d.type).kinds;
       if (of === undefined || inKinds.has(d)) return ANY_KIND;
+      if (typeof of === 'string') return kindBit(of);
       inKinds.add(d);
       try {
         return of(d, L);
@@ -166,7 +165,7 @@ function lowering(m, sizes) {
       }
     },
     variantsByKind: (ds) => variantsByKind(ds, L.kinds),
-    KIND,
+    kind: kindBit,
     target: (ref) => m.target(ref),
     minBytes: (d) => sizes.minBytes(d),
     cost: heapCost,
@@ -176,4 +175,4 @@ function lowering(m, sizes) {
   return L;
 }
 
-module.exports = { lowering, heapCost, countCost, kindOf, KIND, HEAP, HEAP_NUMBER, TYPED };
+module.exports = { lowering, heapCost, countCost, kindOf, HEAP, HEAP_NUMBER, TYPED };

@@ -14,7 +14,7 @@ module.exports = [
     },
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    kinds: (d, L) => L.KIND.boolean,
+    kinds: 'boolean',
     lower: () => ({ op: 'bool' }),
     minBytes: () => 1,
   },

@@ -44,7 +44,7 @@ module.exports = [
       if (Array.isArray(j) && j.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return Uint8Array.from(j);
       return j;
     },
-    kinds: (d, L) => L.KIND.object,
+    kinds: 'object',
     lower: () => ({ op: 'bytes' }),
     minBytes: () => 1,
   },

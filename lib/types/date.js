@@ -28,7 +28,7 @@ module.exports = [
       }
       return j;
     },
-    kinds: (d, L) => L.KIND.object,
+    kinds: 'object',
     lower: () => ({ op: 'date' }),
     minBytes: () => 1,
   },

@@ -54,7 +54,7 @@ module.exports = [
     },
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    kinds: (d, L) => L.KIND.string,
+    kinds: 'string',
     lower: (d, L) => ({ op: 'enum', values: d.values, index: L.m.index(d) }),
     minBytes: () => 1,
   },

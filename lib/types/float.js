@@ -83,7 +83,7 @@ function floatType(name) {
     // "-Infinity" and "-0", which JSON cannot spell as numbers.
     toJson: (d, x) => floatToJson(x),
     fromJson: (d, j) => floatFromJson(j),
-    kinds: (d, L) => L.KIND.number,
+    kinds: 'number',
     lower: () => ({ op: name }),
     minBytes: () => (name === 'float32' ? 4 : 8),
   };

@@ -3,9 +3,10 @@
 // everything the JS side knows of it: its builder (`t.<name>`), its children (for the one
 // walker, lib/walk.js), the native compiler's rules for its descriptor (`members` and
 // `rules`, for where no addon loads: lib/schema-rules.js), the message naming what it
-// expects, its tape slots, its check (`test`) and the generic marshaller's walk (`put`,
-// lib/generic.js), and its one lowering (`lower`, lib/lower.js) that the back ends run
-// over. What only the native back end does with a type is in that back end's modules:
+// expects, its tape slots, its check (`test`) and the kinds of JS value it may take
+// (`kinds`, by which a union of different kinds finds its variant: lib/lower.js), the
+// generic marshaller's walk (`put`, lib/generic.js), and its one lowering (`lower`,
+// lib/lower.js) that the back ends run over. What only the native back end does with a type is in that back end's modules:
 // its tape read (lib/native.js, `TAPE_READS`), its check as generated code (lib/emit-tests.js)
 // and its generated reads and writes (lib/take.js, lib/put.js, lib/small.js). The Rust
 // side mirrors this layout in src/types/.

@@ -94,7 +94,7 @@ function int64Type(name, lo, hi, view) {
       if (typeof j === 'string' && /^-?[0-9]+$/.test(j)) return BigInt(j);
       return j;
     },
-    kinds: (d, L) => L.KIND.bigint,
+    kinds: 'bigint',
     lower: () => ({ op: name }),
     minBytes: () => 1,
   };

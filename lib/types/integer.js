@@ -108,7 +108,7 @@ function integerType(name, lo, hi, expected, check) {
     },
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    kinds: (d, L) => L.KIND.number,
+    kinds: 'number',
     lower: () => ({ op: name }),
     minBytes: () => 1,
   };

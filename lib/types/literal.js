@@ -21,7 +21,7 @@ const common = {
   },
   toJson: (d, x) => x,
   fromJson: (d, j) => j,
-  kinds: (d, L) => (value(d) === null ? L.KIND.null : L.KIND[typeof value(d)]),
+  kinds: (d, L) => L.kind(value(d) === null ? 'null' : typeof value(d)),
   lower: (d) => ({ op: 'const', value: value(d) }),
   minBytes: () => 0,
 };

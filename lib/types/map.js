@@ -57,7 +57,7 @@ module.exports = [
       if (!Array.isArray(j) || !j.every((e) => Array.isArray(e) && e.length === 2)) return j;
       return new Map(j.map(([k, v]) => [c.fromJson(d.keys, k), c.fromJson(d.values, v)]));
     },
-    kinds: (d, L) => L.KIND.object,
+    kinds: 'object',
     lower: (d, L) => ({ op: 'map', keys: L.node(d.keys), values: L.node(d.values), max: d.maxEntries, minEntry: Math.max(1, L.minBytes(d.keys) + L.minBytes(d.values)), entryCost: L.entryCost(d) }),
     minBytes: () => 1,
   },

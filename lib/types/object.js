@@ -97,7 +97,7 @@ module.exports = [
     },
     // Each field: how it may be missing (`kind`), and whether it is read as an own
     // property only (`own`).
-    kinds: (d, L) => L.KIND.object,
+    kinds: 'object',
     lower: (d, L) => ({
       op: 'object',
       strict: d.strict ? new Set(d.fields.map((f) => f.name)) : null,

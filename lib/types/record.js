@@ -82,7 +82,7 @@ module.exports = [
       for (const k of Object.keys(j)) rt.defineOwn(o, k, c.fromJson(d.values, j[k]));
       return o;
     },
-    kinds: (d, L) => L.KIND.object,
+    kinds: 'object',
     lower: (d, L) => ({ op: 'record', values: L.node(d.values), max: d.maxEntries, minEntry: 1 + L.minBytes(d.values), entryCost: L.entryCost(d) }),
     minBytes: () => 1,
   },

@@ -193,7 +193,7 @@ module.exports = [
     },
     toJson: (d, x) => x,
     fromJson: (d, j) => j,
-    kinds: (d, L) => L.KIND.string,
+    kinds: 'string',
     lower: () => ({ op: 'string' }),
     minBytes: () => 1,
   },

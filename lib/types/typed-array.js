@@ -34,7 +34,7 @@ module.exports = CLASSES.map(([name, Class]) => {
     // JSON form: an array of the elements (floats as float32/float64 write them).
     toJson: (d, x) => (rt.typedKind(x) === tag ? Array.from(x, floatToJson) : x),
     fromJson: (d, j) => (Array.isArray(j) && j.every((v) => typeof floatFromJson(v) === 'number') ? Class.from(j, floatFromJson) : j),
-    kinds: (d, L) => L.KIND.object,
+    kinds: 'object',
     lower: () => ({ op: 'typed', Class, tag }),
     minBytes: () => 1,
   };

@@ -135,7 +135,7 @@ module.exports = [
       const k = isObject(j) ? c.tagIndex(d).get(j[d.key]) : undefined;
       return k === undefined ? j : c.fromJson(d.variants[k], j);
     },
-    kinds: (d, L) => L.KIND.object,
+    kinds: 'object',
     lower: (d, L) => ({ op: 'tagged', key: d.key, index: L.m.tagIndex(d), variants: d.variants.map((v) => L.node(v)), costs: d.variants.map((v) => L.cost(v)) }),
     minBytes: () => 1,
   },
