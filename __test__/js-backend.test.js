@@ -239,8 +239,13 @@ test('a union writes a value by the variant of its kind, or by testing its varia
     t.union([t.null(), t.nullable(t.uint8())]),
     t.union([t.int64(), t.uint64()]),
     t.union([t.tuple([t.uint8()]), t.array(t.uint8())]),
+    // Arrays apart from other objects; a record takes an array whose prototype is
+    // Object.prototype, which is tested variant by variant.
+    t.union([t.array(t.uint8()), t.record(t.uint8())]),
+    t.union([t.record(t.uint8()), t.tuple([t.uint8()])]),
+    t.recursive('Json', (self) => t.union([t.float64(), t.string(), t.bool(), t.null(), t.array(self), t.record(self)])),
   ];
-  const values = [0, 1, 3, 255, 256, -1, 3.5, NaN, 2n ** 70n, 5n, '', 'x', 'abc', 'abcd', 'none', 'a', true, false, null, undefined, [], ['a', 'b'], [1, 2], ['a', 1], new Date(0), new Date(NaN), new Uint8Array([1]), new Float32Array([1]), { a: 1 }, { b: 'x' }, { a: 300 }, { v: 1, kids: [{ v: 2, kids: [] }] }, { v: 1, kids: [{ v: 256, kids: [] }] }, new Map([['k', 1]]), { k: 2 }, Symbol('s'), () => 1];
+  const values = [0, 1, 3, 255, 256, -1, 3.5, NaN, 2n ** 70n, 5n, '', 'x', 'abc', 'abcd', 'none', 'a', true, false, null, undefined, [], ['a', 'b'], [1, 2], ['a', 1], new Date(0), new Date(NaN), new Uint8Array([1]), new Float32Array([1]), { a: 1 }, { b: 'x' }, { a: 300 }, { v: 1, kids: [{ v: 2, kids: [] }] }, { v: 1, kids: [{ v: 256, kids: [] }] }, new Map([['k', 1]]), { k: 2 }, Symbol('s'), () => 1, Object.setPrototypeOf([1], Object.prototype), Object.setPrototypeOf([2], null), new Proxy([3], {}), Object.setPrototypeOf({ 0: 4 }, Array.prototype), [1, [2, { a: 'x', b: [null, true] }]], { a: [1, { b: 'c' }], 0: 2 }];
   for (const u of unions) {
     for (const value of values) {
       for (const schema of [u, t.object({ u, after: t.uint8() })]) {

@@ -11,7 +11,7 @@
 
 const { TYPES } = require('./types');
 const rt = require('#runtime');
-const { HEAP, HEAP_NUMBER, heapCost, kindOf } = require('./lower');
+const { HEAP, HEAP_NUMBER, heapCost, kindOf, EXOTIC } = require('./lower');
 const { writeUtf8 } = require('./utf8');
 const { stringItems, SMALL_LITERALS } = require('./types/array');
 const { utf8Write, utf8Slice, unitsText, replacementIn } = require('#host');
@@ -1013,16 +1013,20 @@ function compile(root, m, generate = false) {
         const variants = op.variants.map(enc);
         const { ds, byKind } = op;
         // Variants of different kinds (lib/lower.js, `variantsByKind`): only the one of the
-        // value's kind can take it, and its closure checks it as its test would.
+        // value's kind can take it, and its closure checks it as its test would. A value
+        // of no kind (EXOTIC) is tested by each in turn.
         if (byKind !== null) {
           return (w, x) => {
-            const k = byKind[kindOf(x)];
+            const kind = kindOf(x);
+            if (kind === EXOTIC) return tested(w, x);
+            const k = byKind[kind];
             if (k < 0) throw FAULT;
             w.varint(k);
             variants[k](w, x);
           };
         }
-        return (w, x) => {
+        return tested;
+        function tested(w, x) {
           for (let k = 0; k < ds.length; k++) {
             if (m.test(ds[k], x)) {
               w.varint(k);
@@ -1031,7 +1035,7 @@ function compile(root, m, generate = false) {
             }
           }
           throw FAULT;
-        };
+        }
       }
       case 'tagged': {
         const variants = op.variants.map(enc);

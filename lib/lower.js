@@ -61,16 +61,22 @@ function countCost(d) {
   return HEAP.mapEntry + heapCost(d.keys) + heapCost(d.values);
 }
 
-// The kinds of JS value by `typeof` (null apart), a kind's bit being 1 << its index here.
-// A union whose variants take values of different kinds only (each type says which it
-// may take, its `kinds`: a kind's name, or a function giving their bits; a type that says
-// nothing may take any) writes a value by the one variant of its kind (`kindOf`), instead
-// of testing each variant in turn.
-const KINDS = ['number', 'string', 'boolean', 'bigint', 'null', 'undefined', 'object', 'other'];
-const ANY_KIND = 255;
+// The kinds of JS value by `typeof`, with null, and arrays apart from other objects, a
+// kind's bit being 1 << its index here. A union whose variants take values of different
+// kinds only (each type says which it may take, its `kinds`: a kind's name, or a function
+// giving their bits; a type that says nothing may take any) writes a value by the one
+// variant of its kind (`kindOf`), instead of testing each variant in turn.
+const KINDS = ['number', 'string', 'boolean', 'bigint', 'null', 'undefined', 'object', 'other', 'array'];
+const ANY_KIND = 511;
 const kindBit = (name) => 1 << KINDS.indexOf(name);
+// An array whose prototype is not Array.prototype (a record takes one whose prototype is
+// Object.prototype): of no kind here, tested variant by variant.
+const EXOTIC = -1;
+const isArray = Array.isArray;
+const getPrototypeOf = Object.getPrototypeOf;
+const ArrayPrototype = Array.prototype;
 
-/** The index of `x`'s kind in KINDS. */
+/** The index of `x`'s kind in KINDS, or EXOTIC. */
 function kindOf(x) {
   switch (typeof x) {
     case 'number':
@@ -82,7 +88,9 @@ function kindOf(x) {
     case 'bigint':
       return 3;
     case 'object':
-      return x === null ? 4 : 6;
+      if (x === null) return 4;
+      if (!isArray(x)) return 6;
+      return getPrototypeOf(x) === ArrayPrototype ? 8 : EXOTIC;
     case 'undefined':
       return 5;
     default:
@@ -175,4 +183,4 @@ function lowering(m, sizes) {
   return L;
 }
 
-module.exports = { lowering, heapCost, countCost, kindOf, HEAP, HEAP_NUMBER, TYPED };
+module.exports = { lowering, heapCost, countCost, kindOf, EXOTIC, HEAP, HEAP_NUMBER, TYPED };

@@ -97,7 +97,7 @@ module.exports = [
     },
     toJson: (d, x, c) => (Array.isArray(x) ? Array.from(x, (y) => c.toJson(d.items, y)) : x),
     fromJson: (d, j, c) => (Array.isArray(j) ? j.map((y) => c.fromJson(d.items, y)) : j),
-    kinds: 'object',
+    kinds: 'array',
     lower: (d, L) => ({ op: 'array', items: L.node(d.items), min: d.minItems, max: d.maxItems, minItem: L.minBytes(d.items), itemCost: L.itemCost(d.items) }),
     minBytes: () => 1,
   },

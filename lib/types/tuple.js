@@ -32,7 +32,7 @@ module.exports = [
     },
     toJson: (d, x, c) => (Array.isArray(x) && x.length === d.items.length ? d.items.map((item, k) => c.toJson(item, x[k])) : x),
     fromJson: (d, j, c) => (Array.isArray(j) && j.length === d.items.length ? d.items.map((item, k) => c.fromJson(item, j[k])) : j),
-    kinds: 'object',
+    kinds: 'array',
     lower: (d, L) => ({ op: 'tuple', items: d.items.map((item) => L.node(item)) }),
     minBytes: (d, r) => d.items.reduce((n, item) => n + r.minBytes(item), 0),
   },
