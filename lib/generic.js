@@ -67,6 +67,11 @@ class Marshaller {
     return def(d).test(d, x, this);
   }
 
+  /** The index of the first variant of union `d` that takes `x`, or -1. */
+  variantOf(d, x) {
+    return d.variants.findIndex((v) => this.test(v, x));
+  }
+
   /** Runs `fn` one level deeper; beyond `maxDepth` the value is not accepted. */
   nest(fn) {
     if (this.testDepth >= this.maxDepth) return false;
