@@ -163,6 +163,13 @@ const CONSTRUCTS = {
     with: (t) => t.array(t.object({ id: t.uint32(), version: t.literal('v2'), name: t.string() })),
     value: () => records((k) => ({ id: k, version: 'v2', name: `n${k}` })),
   },
+  jsonValue: {
+    what: 'records as the JSON value schema (t.recursive of a union of float64, string, bool, null, an array and a record of itself: what fromZod makes of Zod\'s JSON type) against t.json()',
+    plain: (t) => t.json(),
+    with: (t) => t.recursive('Json', (self) => t.union([t.float64(), t.string(), t.bool(), t.null(), t.array(self), t.record(self)])),
+    value: () => records((k) => ({ ...base(k), tags: ['a', `b${k % 7}`], at: { x: k / 4, y: null } })),
+    why: 'a union is a branch at every value, and its variant index a byte on the wire: t.json() writes its type in the same byte as the value where it can (a small integer, a short string)',
+  },
   reader: {
     what: 'decode by a reader of an older writer (the reader adds a defaulted field) against the writer decoding its own bytes',
     plain: (t) => t.array(t.object({ id: t.uint32(), name: t.string(), score: t.float64(), active: t.bool() })),
