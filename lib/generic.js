@@ -10,6 +10,7 @@ const { TYPES } = require('./types');
 const { tagIndex } = require('./types/union');
 const { ShornError, ISSUE, violation, pathKey } = require('./errors');
 const rt = require('#runtime');
+const { kindOf, kindsOf, variantsByKind, EXOTIC } = require('./lower');
 
 function def(d) {
   return TYPES.get(d.type);
@@ -26,6 +27,11 @@ const MEMO_DEPTH = 4;
 // nodes tests each once and keeps nothing (a comment thread 4 deep, benchmark/recursion.js,
 // encoded 5% slower when every node was kept).
 const MEMO_AFTER = 256;
+
+// Thrown from a union's put untested inside another's that finds an issue, up to the
+// outermost, which tests its variants in turn instead (Encoder#putVariant). Never seen
+// outside this module and lib/types/union.js.
+const ABORT = Object.freeze({ abort: true });
 
 // Thrown through a collecting walk (`issues`) once the list is full: the walk stops, so
 // a message of a million broken values costs as much as one of `maxIssues` (issue 37,
@@ -70,6 +76,18 @@ class Marshaller {
   /** The index of the first variant of union `d` that takes `x`, or -1. */
   variantOf(d, x) {
     return d.variants.findIndex((v) => this.test(v, x));
+  }
+
+  /**
+   * For union `d` whose variants take values of different kinds (lib/lower.js), the index
+   * of the one variant of `x`'s kind, the only one that may take it (-1: none); -2 where
+   * the variants are tested in turn (kinds that overlap, or `x` of no kind).
+   */
+  variantByKind(d, x) {
+    const byKind = this.cached('byKind', d, (u) => variantsByKind(u.variants, kindsOf((ref) => this.target(ref)).kinds));
+    if (byKind === null) return -2;
+    const kind = kindOf(x);
+    return kind === EXOTIC ? -2 : byKind[kind];
   }
 
   /** Runs `fn` one level deeper; beyond `maxDepth` the value is not accepted. */
@@ -265,8 +283,10 @@ class Marshaller {
       c.prefix = path.slice(1);
       c.scratch = true;
       c.depth = depth;
-      // Looking for a variant's error: every check of its values is JS's, in place.
+      // Looking for a variant's error: every check of its values is JS's, in place, and
+      // every union's variants are tested in turn.
       c.late = null;
+      c.testing = true;
       // Collecting for `check`: every issue of that variant, the first one thrown.
       if (owner !== null && Array.isArray(owner.issues)) {
         c.issues = [];
@@ -371,6 +391,10 @@ class Encoder {
     // for `check`, those issues, listed after all others as encode meets them
     // (docs/FORMAT.md, "Issues"). null: JS checks them in place (a union's error).
     this.late = [];
+    // Unions put untested (`putVariant`) under way, and whether this walk tests each
+    // union's variants in turn again (after one put untested found an issue).
+    this.untested = 0;
+    this.testing = false;
   }
 
   put(d, x, shown = d) {
@@ -420,6 +444,85 @@ class Encoder {
 
   test(d, x) {
     return this.m.test(d, x);
+  }
+
+  variantByKind(d, x) {
+    return this.m.variantByKind(d, x);
+  }
+
+  /**
+   * Puts `x` by variant `k` of union `d` untested (the one of its kind: `variantByKind`), as
+   * where its test passed, and returns true. A test walks the value below it, and a
+   * recursive union's put tested each level's value: the JSON value as a schema checked
+   * twitter at 85 a second, t.json() at ~1,400. Where that put finds any issue (an error,
+   * or one listed: `check`), the outermost such put returns false with nothing of it kept,
+   * and its union, and every one under it, tests its variants in turn (`testing`) for the
+   * error or issues it gave before it put any untested; one inside another gives up at
+   * once (ABORT), so that a value is put untested once and tested once at most (a cyclic
+   * value through a union was tried again at every level, and took 2^maxDepth steps).
+   */
+  putVariant(d, k, x) {
+    if (this.testing) return false;
+    const { issues, pending, late } = this;
+    const counts = [issues === null ? 0 : issues.length, pending.length, late === null ? 0 : late.length];
+    const outermost = this.untested === 0;
+    const before = outermost ? this.state() : null;
+    this.untested++;
+    let ok = false;
+    try {
+      this.write(k);
+      this.put(d.variants[k], x);
+      ok = (issues === null || issues.length === counts[0]) && pending.length === counts[1] && (late === null || late.length === counts[2]);
+    } catch (e) {
+      // (An error of the user's, a getter's, passes through.)
+      if (e !== ABORT && e !== this.thrown && e !== CUT) throw e;
+    } finally {
+      this.untested--;
+    }
+    if (ok) return true;
+    if (!outermost) throw ABORT;
+    this.restore(before);
+    return false;
+  }
+
+  /** What a put changes in this walk, for `restore`. */
+  state() {
+    const { strings, B, segments, issues, pending, late } = this;
+    return {
+      i: this.i,
+      S: this.S,
+      depth: this.depth,
+      jsonAt: this.jsonAt,
+      thrown: this.thrown,
+      sizes: [strings === null ? 0 : strings.length, B === null ? 0 : B.length, segments.length, issues === null ? 0 : issues.length, pending.length, late === null ? 0 : late.length],
+    };
+  }
+
+  restore(state) {
+    const { strings, B, segments, issues, pending, late } = this;
+    const sizes = state.sizes;
+    this.i = state.i;
+    this.S = state.S;
+    this.depth = state.depth;
+    this.jsonAt = state.jsonAt;
+    this.thrown = state.thrown;
+    if (strings !== null) strings.length = sizes[0];
+    if (B !== null) B.length = sizes[1];
+    segments.length = sizes[2];
+    if (issues !== null) issues.length = sizes[3];
+    pending.length = sizes[4];
+    if (late !== null) late.length = sizes[5];
+  }
+
+  /** Runs `fn` with every union under it testing its variants in turn (`putVariant`). */
+  tested(fn) {
+    const testing = this.testing;
+    this.testing = true;
+    try {
+      return fn();
+    } finally {
+      this.testing = testing;
+    }
   }
 
   // Checked on every slot: simple, and this path is not the fast one.
@@ -559,4 +662,4 @@ function jsonForms(descriptor) {
   return new Marshaller(descriptor, info, 128);
 }
 
-module.exports = { marshaller, Marshaller, Encoder, jsonForms, loneSurrogate };
+module.exports = { marshaller, Marshaller, Encoder, jsonForms, loneSurrogate, ABORT };

@@ -72,6 +72,21 @@ class ByteEncoder extends Encoder {
     this.cur = prev;
   }
 
+  // A variant put untested (lib/generic.js): what this walk keeps of its own, and the
+  // bytes written, are put back too where it finds an issue.
+  putVariant(d, k, x) {
+    const { cur, entries, fault } = this;
+    const sizes = this.sizes.length;
+    const o = this.sink.o;
+    if (super.putVariant(d, k, x)) return true;
+    this.cur = cur;
+    this.entries = entries;
+    this.fault = fault;
+    this.sizes.length = sizes;
+    this.sink.o = o;
+    return false;
+  }
+
   // A Map whose entries are not as many as its size says (an own `size` getter, an
   // iterator of its own) cannot be written: the count is written first.
   map(d, x, shown) {
@@ -148,7 +163,14 @@ class ByteEncoder extends Encoder {
       c.prefix = this.path().slice(1);
       c.depth = this.depth;
       c.late = null;
-      c.put(d, x);
+      try {
+        c.put(d, x);
+      } catch (e) {
+        // Its error is this walk's (a union that put the value untested takes it for its
+        // own: lib/generic.js, putVariant).
+        if (e === c.thrown) this.thrown = e;
+        throw e;
+      }
       // Nothing JS refuses: a string (or key) that is not well formed, which the core
       // refuses after every check JS makes, at the json value's path (as `string`).
       const lone = illFormed(x);

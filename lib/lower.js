@@ -120,12 +120,36 @@ function variantsByKind(ds, kinds) {
  * `m`: the codec's marshaller (enum indexes, variant tests, defaults); `sizes`: what
  * gives the fewest bytes of a value (`minBytes(d)`, as `shorn inspect` computes it).
  */
-function lowering(m, sizes) {
-  const done = new Map();
-  const calls = new Map();
+/**
+ * What each type's `kinds` is given: `kinds(d)`, the kinds of a value of `d` (bits of
+ * KINDS), `kind(name)`, a kind's bit, and `target(ref)`, a ref's definition.
+ */
+function kindsOf(target) {
   // The recursive definitions whose kinds are being worked out (one met again may take
   // any kind its body does: any, here).
   const inKinds = new Set();
+  const K = {
+    kind: kindBit,
+    target,
+    kinds(d) {
+      const of = TYPES.get(d.type).kinds;
+      if (of === undefined || inKinds.has(d)) return ANY_KIND;
+      if (typeof of === 'string') return kindBit(of);
+      inKinds.add(d);
+      try {
+        return of(d, K);
+      } finally {
+        inKinds.delete(d);
+      }
+    },
+  };
+  return K;
+}
+
+function lowering(m, sizes) {
+  const done = new Map();
+  const calls = new Map();
+  const K = kindsOf((ref) => m.target(ref));
   const L = {
     m,
     node(d) {
@@ -161,18 +185,8 @@ function lowering(m, sizes) {
       };
     },
     /** The kinds of JS value a value of `d` may be (bits of KINDS). */
-    kinds(d) {
-      const of = TYPES.get(d.type).kinds;
-      if (of === undefined || inKinds.has(d)) return ANY_KIND;
-      if (typeof of === 'string') return kindBit(of);
-      inKinds.add(d);
-      try {
-        return of(d, L);
-      } finally {
-        inKinds.delete(d);
-      }
-    },
-    variantsByKind: (ds) => variantsByKind(ds, L.kinds),
+    kinds: K.kinds,
+    variantsByKind: (ds) => variantsByKind(ds, K.kinds),
     kind: kindBit,
     target: (ref) => m.target(ref),
     minBytes: (d) => sizes.minBytes(d),
@@ -183,4 +197,4 @@ function lowering(m, sizes) {
   return L;
 }
 
-module.exports = { lowering, heapCost, countCost, kindOf, EXOTIC, HEAP, HEAP_NUMBER, TYPED };
+module.exports = { lowering, heapCost, countCost, kindOf, kindsOf, variantsByKind, EXOTIC, HEAP, HEAP_NUMBER, TYPED };
