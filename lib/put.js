@@ -57,9 +57,9 @@ function putInt64(g, op, x, path, room, shown) {
 // The first variant that accepts the value, by a chain of `else if` (a longer union, by
 // one labelled block of `if`s: CHAIN_MAX). Where the variants take values of different
 // kinds (lib/lower.js, `variantsByKind`) and one's test walks inside its values (`walks`),
-// by the one of the value's kind, with no test:
-// its put refuses what its test would, and the error it throws is put aside for the
-// union's own (`G.unionErrorOf`), as where no variant's test passes.
+// by the one of the value's kind, with no test: its put refuses what its test would, and
+// the error it throws is put aside for the union's own (`G.unionErrorOf`), as where no
+// variant's test passes.
 function putUnion(g, op, x, path, room) {
   if (op.byKind !== null && op.variants.some(walks)) {
     putUnionByKind(g, op, x, path, room);
