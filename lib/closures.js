@@ -1012,21 +1012,7 @@ function compile(root, m, generate = false) {
       case 'union': {
         const variants = op.variants.map(enc);
         const { ds, byKind } = op;
-        // Variants of different kinds (lib/lower.js, `variantsByKind`): only the one of the
-        // value's kind can take it, and its closure checks it as its test would. A value
-        // of no kind (EXOTIC) is tested by each in turn.
-        if (byKind !== null) {
-          return (w, x) => {
-            const kind = kindOf(x);
-            if (kind === EXOTIC) return tested(w, x);
-            const k = byKind[kind];
-            if (k < 0) throw FAULT;
-            w.varint(k);
-            variants[k](w, x);
-          };
-        }
-        return tested;
-        function tested(w, x) {
+        const tested = (w, x) => {
           for (let k = 0; k < ds.length; k++) {
             if (m.test(ds[k], x)) {
               w.varint(k);
@@ -1035,7 +1021,19 @@ function compile(root, m, generate = false) {
             }
           }
           throw FAULT;
-        }
+        };
+        if (byKind === null) return tested;
+        // Variants of different kinds (lib/lower.js, `variantsByKind`): only the one of the
+        // value's kind can take it, and its closure checks it as its test would. A value
+        // of no kind (EXOTIC) is tested by each in turn.
+        return (w, x) => {
+          const kind = kindOf(x);
+          if (kind === EXOTIC) return tested(w, x);
+          const k = byKind[kind];
+          if (k < 0) throw FAULT;
+          w.varint(k);
+          variants[k](w, x);
+        };
       }
       case 'tagged': {
         const variants = op.variants.map(enc);

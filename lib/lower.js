@@ -115,12 +115,6 @@ function variantsByKind(ds, kinds) {
 }
 
 /**
- * A lowering: `node(d)` gives descriptor `d`'s operation, made once for each descriptor
- * (a recursive definition's `call` refers to the definition's operation, made once).
- * `m`: the codec's marshaller (enum indexes, variant tests, defaults); `sizes`: what
- * gives the fewest bytes of a value (`minBytes(d)`, as `shorn inspect` computes it).
- */
-/**
  * What each type's `kinds` is given: `kinds(d)`, the kinds of a value of `d` (bits of
  * KINDS), `kind(name)`, a kind's bit, and `target(ref)`, a ref's definition.
  */
@@ -146,6 +140,12 @@ function kindsOf(target) {
   return K;
 }
 
+/**
+ * A lowering: `node(d)` gives descriptor `d`'s operation, made once for each descriptor
+ * (a recursive definition's `call` refers to the definition's operation, made once).
+ * `m`: the codec's marshaller (enum indexes, variant tests, defaults); `sizes`: what
+ * gives the fewest bytes of a value (`minBytes(d)`, as `shorn inspect` computes it).
+ */
 function lowering(m, sizes) {
   const done = new Map();
   const calls = new Map();
@@ -184,10 +184,8 @@ function lowering(m, sizes) {
         cost: made.cost,
       };
     },
-    /** The kinds of JS value a value of `d` may be (bits of KINDS). */
-    kinds: K.kinds,
+    /** For union variants `ds`, `variantsByKind` by their kinds (`kindsOf`). */
     variantsByKind: (ds) => variantsByKind(ds, K.kinds),
-    kind: kindBit,
     target: (ref) => m.target(ref),
     minBytes: (d) => sizes.minBytes(d),
     cost: heapCost,

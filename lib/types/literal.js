@@ -21,7 +21,7 @@ const common = {
   },
   toJson: (d, x) => x,
   fromJson: (d, j) => j,
-  kinds: (d, L) => L.kind(value(d) === null ? 'null' : typeof value(d)),
+  kinds: (d, K) => K.kind(value(d) === null ? 'null' : typeof value(d)),
   lower: (d) => ({ op: 'const', value: value(d) }),
   minBytes: () => 0,
 };

@@ -29,7 +29,7 @@ function presence(name, absent) {
     },
     toJson: (d, x, c) => (x === (name === 'nullable' ? null : undefined) ? x : c.toJson(d.of, x)),
     fromJson: (d, j, c) => (j === (name === 'nullable' ? null : undefined) ? j : c.fromJson(d.of, j)),
-    kinds: (d, L) => L.kind(name === 'nullable' ? 'null' : 'undefined') | L.kinds(d.of),
+    kinds: (d, K) => K.kind(name === 'nullable' ? 'null' : 'undefined') | K.kinds(d.of),
     lower: (d, L) => ({ op: 'presence', absent: name === 'nullable' ? null : undefined, of: L.node(d.of), cost: L.cost(d.of) }),
     minBytes: () => 1,
   };

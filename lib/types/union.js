@@ -114,7 +114,7 @@ module.exports = [
       }
       return j;
     },
-    kinds: (d, L) => d.variants.reduce((bits, v) => bits | L.kinds(v), 0),
+    kinds: (d, K) => d.variants.reduce((bits, v) => bits | K.kinds(v), 0),
     lower: (d, L) => ({ op: 'union', byKind: L.variantsByKind(d.variants), ds: d.variants, variants: d.variants.map((v) => L.node(v)), costs: d.variants.map((v) => L.cost(v)) }),
     minBytes: () => 1,
   },
