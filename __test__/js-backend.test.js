@@ -965,40 +965,68 @@ test("the browser build's SHA-256 gives the digests Node's crypto gives", () => 
 
 // Found by comparing encode errors' messages too (scripts/fuzz.js compared code and path):
 // a lone surrogate in a json value is the core's to refuse, after every check JS makes,
-// at the json value's path, with its index in the string (or key) that holds it. The JS
-// back end's fast write gave up on it, its exact walk found nothing JS refuses, and it
-// threw "the json value changed while it was encoded" at once: over a later field's
-// error too (`{ j: ['\ud800'], n: 'x' }`: $.j, natively $.n).
-test('a lone surrogate in a json value is refused as natively: after JS-found errors, at the json value, its index in its string', () => {
+// with its index in the string (or key) that holds it. The JS back end's fast write gave
+// up on it, its exact walk found nothing JS refuses, and it threw "the json value changed
+// while it was encoded" at once: over a later field's error too (`{ j: ['\ud800'], n: 'x' }`:
+// $.j, natively $.n).
+// Its path is the string's inside the value (a key's: the object's, as a record key's);
+// every back end gave the json value's own path, which named no string in a large value.
+const LONE_IN_JSON = [
+  [{ a: 'x\ud800' }, '.a'],
+  [['ok', '\udc00'], '[1]'],
+  [{ ['k\ud800']: 1 }, ''],
+  ['\ud800', ''],
+  [{ a: { b: ['\ud800y'] } }, '.a.b[0]'],
+  [[{ 'a\udfff': '\ud800' }], '[0]'],
+  [{ 'a b': [1, { c: 'x'.repeat(100) + '\udc00' }] }, '["a b"][1].c'],
+  [{ ok: 'é'.repeat(40), 'ü': ['\ud800'.repeat(2)] }, '["ü"][0]'],
+];
+test('a lone surrogate in a json value is refused as natively: after JS-found errors, at its own path, its index in its string', () => {
   const json = t.json();
-  for (const value of [{ a: 'x\ud800' }, ['ok', '\udc00'], { ['k\ud800']: 1 }, '\ud800', { a: { b: ['\ud800y'] } }, [{ 'a\udfff': '\ud800' }]]) {
-    agree(json, {}, (c) => c.encode(value), { code: 'ERR_SHORN_INVALID', path: '$' });
-    agree(t.object({ j: json }), {}, (c) => c.encode({ j: value }), { code: 'ERR_SHORN_INVALID', path: '$.j' });
+  for (const [value, at] of LONE_IN_JSON) {
+    agree(json, {}, (c) => c.encode(value), { code: 'ERR_SHORN_INVALID', path: `$${at}` });
+    agree(t.object({ j: json }), {}, (c) => c.encode({ j: value }), { code: 'ERR_SHORN_INVALID', path: `$.j${at}` });
+    agree(t.object({ j: json }), { codegen: false }, (c) => c.encodeInto({ j: value }, new Uint8Array(4096), 0), { code: 'ERR_SHORN_INVALID', path: `$.j${at}` });
   }
   const schema = t.object({ j: json, n: t.uint8(), s: t.string() });
   agree(schema, {}, (c) => c.encode({ j: ['\ud800'], n: 'x', s: '' }), { code: 'ERR_SHORN_INVALID', path: '$.n' });
-  agree(schema, {}, (c) => c.encode({ j: ['\ud800'], n: 1, s: '\udc00' }), { code: 'ERR_SHORN_INVALID', path: '$.j' });
+  agree(schema, {}, (c) => c.encode({ j: ['\ud800'], n: 1, s: '\udc00' }), { code: 'ERR_SHORN_INVALID', path: '$.j[0]' });
   agree(schema, {}, (c) => c.encode({ j: ['a'], n: 1, s: '\udc00' }), { code: 'ERR_SHORN_INVALID', path: '$.s' });
-  agree(t.array(json), {}, (c) => c.encode([1, { x: [2, 'b\ud800'] }]), { code: 'ERR_SHORN_INVALID', path: '$[1]' });
+  agree(t.array(json), {}, (c) => c.encode([1, { x: [2, 'b\ud800'] }]), { code: 'ERR_SHORN_INVALID', path: '$[1].x[1]' });
+  agree(t.record(json), {}, (c) => c.encode({ r: { 'q\udc00': 0 } }), { code: 'ERR_SHORN_INVALID', path: '$.r' });
+  assert.match(outcome(() => compile(json).encode(['ok', 'ab\udc00'])).message, /^\$\[1\]: expected a well-formed string, found a lone surrogate at index 2$/);
 });
 
 // `check` lists the issues encode meets, the first being the error encode throws
-// (docs/FORMAT.md, "Issues"): for a lone surrogate in a json value, at the json value's
-// path, as the core refuses it. It gave the path inside the json value ($.j.a).
-test("check's issue for a lone surrogate in a json value is encode's error", () => {
+// (docs/FORMAT.md, "Issues"): for a lone surrogate in a json value, at its path inside
+// the value. (Once, at the json value's own path, as the core refused it.)
+test("check's issue for a lone surrogate in a json value is encode's error, at its own path", () => {
   const schema = t.object({ j: t.json(), n: t.uint8() });
   for (const options of [{}, { codegen: false }, { backend: 'js' }, { backend: 'js', codegen: false }]) {
     const codec = compile(schema, options);
-    for (const j of [{ a: 'x\ud800' }, ['ok', '\udc00'], { ['k\ud800']: 1 }, { a: { b: ['\ud800y'] } }]) {
+    for (const [j, at] of LONE_IN_JSON) {
       const error = outcome(() => codec.encode({ j, n: 1 }));
       const report = codec.check({ j, n: 1 });
       assert.equal(report.ok, false);
       assert.deepStrictEqual(report.issues[0], { path: error.path, code: 'invalid_type', message: error.message }, JSON.stringify(options));
-      assert.equal(error.path, '$.j');
+      assert.equal(error.path, `$.j${at}`);
     }
-    // After the errors JS finds, as encode meets them.
-    const report = codec.check({ j: ['\ud800'], n: 'x' });
-    assert.deepStrictEqual(report.issues.map((i) => i.path), ['$.n', '$.j']);
+    // After the errors JS finds, as encode meets them; each string its own issue.
+    const report = codec.check({ j: ['\ud800', { a: '\udfff' }], n: 'x' });
+    assert.deepStrictEqual(report.issues.map((i) => i.path), ['$.n', '$.j[0]', '$.j[1].a']);
+  }
+});
+
+// The native back end finds that path by `check`'s walk after the core's error; a value
+// whose getter gives another string (or throws) the second time keeps the core's error.
+test("a json value that changes before its lone surrogate's path is found keeps the core's error", () => {
+  const codec = compile(t.object({ j: t.json() }));
+  for (const second of [() => 'fine', () => ['\ud800'], () => { throw new Error('gone'); }]) {
+    let reads = 0;
+    const j = { get a() { return ++reads === 1 ? ['x', 'y\ud800'] : second(); } };
+    const error = outcome(() => codec.encode({ j }));
+    assert.deepStrictEqual(error, { code: 'ERR_SHORN_INVALID', offset: undefined, path: '$.j', message: '$.j: expected a well-formed string, found a lone surrogate at index 1' });
+    assert.ok(reads >= 2, 'the walk ran');
   }
 });
 

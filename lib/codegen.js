@@ -1028,7 +1028,7 @@ function marshal(v) {
     // A slab detached from under us (ArrayBuffer#transfer on Node 22) is replaced first.
     if (st.out.byteLength === 0) rt.checkBuffers();
     return nat.encode(${args.join(', ')});
-  } finally {
+  }${info.json ? ' catch (e) {\n    // A lone surrogate in a json value: at its own path (Marshaller#lonePath).\n    throw G.lonePath(e, v);\n  }' : ''} finally {
     st.busy = false;
     ${depth ? 'G.testDepth = depth;' : ''}
     ${layout.positional ? '' : 'if (st.chunks.length !== 0 || st.textBase >= 0 || st.latin1 !== null) rt.endText();'}

@@ -73,6 +73,28 @@ class Marshaller {
     return def(d).test(d, x, this);
   }
 
+  /**
+   * The error for encode's error `e` of value `v`: the core refuses a lone surrogate in a
+   * json value at the json value's path (it writes the value's strings without their keys
+   * and indexes), and this is the error `check` lists first for it, the same string's
+   * with its path inside the value (a key's: its object's), as the JS back end gives it.
+   * `e` itself where it is another error, or where `v` gave another value this time (a
+   * getter). Called by the native back end's encode of a schema with a json value, from
+   * its `catch`.
+   */
+  lonePath(e, v) {
+    if (!(e instanceof ShornError) || e.code !== 'ERR_SHORN_INVALID' || !LONE.test(e.message)) return e;
+    let first;
+    try {
+      first = this.issues(v, this.descriptor, false, 1)[0];
+    } catch {
+      return e; // a getter that throws now: the core's error stands
+    }
+    // The same string's (its index too), at e's path or below it.
+    const same = first !== undefined && first.path.startsWith(e.path) && first.message.slice(first.path.length) === e.message.slice(e.path.length);
+    return same && (first.path.length === e.path.length || '.['.includes(first.path[e.path.length])) ? first : e;
+  }
+
   /** The index of the first variant of union `d` that takes `x`, or -1. */
   variantOf(d, x) {
     return d.variants.findIndex((v) => this.test(v, x));
@@ -371,9 +393,6 @@ class Encoder {
     // per level, after `prefix` (a path already rendered, without its `$`).
     this.prefix = '';
     this.segments = [];
-    // Inside a json value, how many segments its path has (else -1): the core refuses a
-    // lone surrogate in it at the json value's path (lib/types/json.js).
-    this.jsonAt = -1;
     this.depth = 0;
     // A scratch encoder (for an error message) never touches the shared tape.
     this.scratch = false;
@@ -492,7 +511,6 @@ class Encoder {
       i: this.i,
       S: this.S,
       depth: this.depth,
-      jsonAt: this.jsonAt,
       thrown: this.thrown,
       sizes: [strings === null ? 0 : strings.length, B === null ? 0 : B.length, segments.length, issues === null ? 0 : issues.length, pending.length, late === null ? 0 : late.length],
     };
@@ -504,7 +522,6 @@ class Encoder {
     this.i = state.i;
     this.S = state.S;
     this.depth = state.depth;
-    this.jsonAt = state.jsonAt;
     this.thrown = state.thrown;
     if (strings !== null) strings.length = sizes[0];
     if (B !== null) B.length = sizes[1];
@@ -544,8 +561,10 @@ class Encoder {
   }
 
   string(x) {
-    // The native side refuses lone surrogates on encode; `check` must say so itself.
-    if (this.issues !== null && !x.isWellFormed()) this.lateIssue(loneSurrogate(this.path(this.jsonAt), x));
+    // The native side refuses lone surrogates on encode; `check` must say so itself. A
+    // string's path, inside a json value too; a key's, its object's (`lonePath` gives
+    // the core's error that path).
+    if (this.issues !== null && !x.isWellFormed()) this.lateIssue(loneSurrogate(this.path(), x));
     if (this.strings !== null) this.strings.push(x);
     else if (x.length >= rt.LONG_STRING && !this.scratch) {
       // A long string is a chunk of its own, or in the Latin-1 list, as lib/runtime.js
@@ -628,7 +647,9 @@ class Encoder {
   }
 }
 
-// The error the native encoder gives for a lone surrogate (src/codec/error.rs).
+// The error the native encoder gives for a lone surrogate (src/codec/error.rs), and its
+// message's end.
+const LONE = /: expected a well-formed string, found a lone surrogate at index \d+$/;
 function loneSurrogate(path, x) {
   let k = 0;
   for (; k < x.length; k++) {

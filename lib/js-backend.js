@@ -20,7 +20,7 @@
 //   budget (`maxDecodedBytes`) estimated as the core estimates it.
 
 const { TYPES } = require('./types');
-const { ShornError, makeError } = require('./errors');
+const { ShornError, makeError, pathKey } = require('./errors');
 const { Encoder, loneSurrogate } = require('./generic');
 const { Inspector } = require('./inspect');
 const { constraintsOf } = require('./constraints');
@@ -172,10 +172,10 @@ class ByteEncoder extends Encoder {
         throw e;
       }
       // Nothing JS refuses: a string (or key) that is not well formed, which the core
-      // refuses after every check JS makes, at the json value's path (as `string`).
-      const lone = illFormed(x);
+      // refuses after every check JS makes, at its path (a key's: its object's).
+      const lone = illFormed(x, this.path());
       if (lone !== undefined) {
-        this.coreFault(loneSurrogate(this.path(), lone));
+        this.coreFault(loneSurrogate(lone.path, lone.text));
         return;
       }
       // Written by `put` but not here: a value that changed meanwhile (a getter).
@@ -185,25 +185,25 @@ class ByteEncoder extends Encoder {
 }
 
 /**
- * The first string of json value `x` that is not well formed, keys among them, in the order
- * the core writes them (an object's keys as Object.keys gives them, each before its
- * value); undefined if none. `x` is one the generic walk took (so no cycle, and within
- * maxDepth).
+ * The first string of json value `x` at `path` that is not well formed, keys among them,
+ * in the order the core writes them (an object's keys as Object.keys gives them, each
+ * before its value): `{ text, path }` (a key's path is its object's), or undefined if
+ * none. `x` is one the generic walk took (so no cycle, and within maxDepth).
  */
-function illFormed(x) {
-  if (typeof x === 'string') return wellFormed(x) ? undefined : x;
+function illFormed(x, path) {
+  if (typeof x === 'string') return wellFormed(x) ? undefined : { text: x, path };
   if (typeof x !== 'object' || x === null) return undefined;
   if (Array.isArray(x)) {
     for (let k = 0; k < x.length; k++) {
-      const s = illFormed(x[k]);
-      if (s !== undefined) return s;
+      const lone = illFormed(x[k], `${path}[${k}]`);
+      if (lone !== undefined) return lone;
     }
     return undefined;
   }
   for (const key of Object.keys(x)) {
-    if (!wellFormed(key)) return key;
-    const s = illFormed(x[key]);
-    if (s !== undefined) return s;
+    if (!wellFormed(key)) return { text: key, path };
+    const lone = illFormed(x[key], path + pathKey(key));
+    if (lone !== undefined) return lone;
   }
   return undefined;
 }

@@ -134,7 +134,7 @@ function build(descriptor, info, nat, m, overrides, settings) {
       }
     }
   }
-  return { functions: tapeFunctions(m, nat, descriptor, info.layout), generated: false };
+  return { functions: tapeFunctions(m, nat, descriptor, info.layout, info.json), generated: false };
 }
 
 const decoderOf = (m, T, i, S, p, bytes, X, q, M) => (m.overrides === null ? new Decoder(m, T, i, S, p, bytes, X, q, M) : new ResolvingDecoder(m, T, i, S, p, bytes, X, q, M));
@@ -214,7 +214,7 @@ class ResolvingDecoder extends Decoder {
  * writes the tape and `take` reads it, where generated code cannot run (a strict
  * Content-Security-Policy, `codegen: false`).
  */
-function tapeFunctions(m, nat, descriptor, layout) {
+function tapeFunctions(m, nat, descriptor, layout, json) {
   const st = rt.state;
 
   function marshal(v) {
@@ -241,6 +241,9 @@ function tapeFunctions(m, nat, descriptor, layout) {
       while (strings.length < layout.strings) strings.push('');
       while (blobs.length < layout.blobs) blobs.push(undefined);
       return nat.encode(...strings, ...blobs);
+    } catch (e) {
+      // A lone surrogate in a json value at its own path (Marshaller#lonePath).
+      throw json ? m.lonePath(e, v) : e;
     } finally {
       st.busy = false;
       m.testDepth = depth;

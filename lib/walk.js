@@ -67,7 +67,8 @@ function walk(d, visit, path = '$', depth = 0, open = new Set()) {
  * present), `split` (a large schema, generated as one function per object shape),
  * `handedOff` (the nodes generated code hands to the generic marshaller as it hands
  * recursive and json values: each smallest part whose descriptors would be more than
- * MAX_FUNCTION_NODES in one generated function).
+ * MAX_FUNCTION_NODES in one generated function), `json` (a json value present: the
+ * native back end's encode gives a lone surrogate in one its own path, Marshaller#lonePath).
  */
 function analyze(descriptor) {
   const paths = new Map();
@@ -78,6 +79,7 @@ function analyze(descriptor) {
   let uses64 = false;
   let handsOff = false;
   let recursive = false;
+  let json = false;
   let nodes = 0;
   const scopes = [];
   const handedOff = new Set();
@@ -100,6 +102,7 @@ function analyze(descriptor) {
     if (d.type === 'record' || d.type === 'json' || d.type === 'recursive') fixed = false;
     if (d.type === 'json' || d.type === 'recursive') handsOff = true;
     if (d.type === 'recursive') recursive = true;
+    if (d.type === 'json') json = true;
     if (d.type === 'ref') {
       for (let k = scopes.length - 1; k >= 0; k--) {
         if (scopes[k].name === d.name) {
@@ -135,7 +138,7 @@ function analyze(descriptor) {
   const split = nodes > SPLIT_NODES || recursive;
   // Helper functions pass strings on in one concatenated string.
   const positional = fixed && strings + blobs <= MAX_ARGS && !split;
-  return { paths, refs, layout: { positional, strings, blobs }, uses64, handsOff, split, handedOff };
+  return { paths, refs, layout: { positional, strings, blobs }, uses64, handsOff, split, handedOff, json };
 }
 
 module.exports = { walk, analyze, tooDeep, MAX_ARGS, MAX_SCHEMA_DEPTH: MAX_DEPTH, MAX_FUNCTION_NODES };

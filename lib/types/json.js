@@ -109,20 +109,9 @@ module.exports = [
     slots: () => 0,
     variable: true,
     test: (d, x, c) => isJson(x, c),
-    // Where issues are collected, a lone surrogate in the value is one at the value's own
-    // path, where the core refuses it (generic.js, Encoder#string).
-    put(c, d, x) {
-      if (c.issues === null || c.jsonAt >= 0) {
-        putBytes(c, x);
-        return;
-      }
-      c.jsonAt = c.segments.length;
-      try {
-        putBytes(c, x);
-      } finally {
-        c.jsonAt = -1;
-      }
-    },
+    // Where issues are collected, a lone surrogate in the value is one at its own path
+    // (generic.js, Encoder#string).
+    put: (c, d, x) => putBytes(c, x),
     // Copies both ways (issue 37, finding 2): a default's value in a descriptor is the
     // user's object no longer, and each decode of a default gets its own, so what a caller
     // does with a decoded value changes neither the next decode nor the schema.
