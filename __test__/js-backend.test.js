@@ -39,6 +39,17 @@ function agree(schema, options, run, expected) {
 // The least `maxDecodedBytes` under which the native back end decodes `bytes`.
 const nativeEdge = (schema, bytes) => leastBudget((maxDecodedBytes) => !('code' in outcome(() => compile(schema, { maxDecodedBytes }).decode(bytes))));
 
+// Fuzz seed 9304 (2026-12-07, --build browser): at a recursive call both the nesting depth
+// and the decode budget may be over; the core checks the depth first (src/engine.rs,
+// Op::Call), the JS back end's exact walk charged the definition's heap first.
+test('a recursive value over both maxDepth and maxDecodedBytes is refused for its depth, as natively', () => {
+  const schema = t.recursive('B', (B) => t.object({ v: t.uint16(), next: t.union([t.uint8(), B]) }));
+  const bytes = Buffer.from('80fe0101350f2040f2402a950f597f', 'hex');
+  agree(schema, { maxDepth: 1, maxDecodedBytes: 64 }, (c) => c.decode(bytes), { code: 'ERR_SHORN_LIMIT', offset: 4, path: '$.next', message: 'nesting depth 2 at offset 4 ($.next) is over the limit of 1 (maxDepth)' });
+  // Under the depth, the budget's error still.
+  agree(schema, { maxDepth: 2, maxDecodedBytes: 64 }, (c) => c.decode(bytes), { code: 'ERR_SHORN_LIMIT', offset: 4, path: '$.next' });
+});
+
 test('a byte array or typed array over the budget is charged at its first byte, after its length', () => {
   agree(t.bytes(), { maxDecodedBytes: 8 }, (c) => c.decode(concatBytes(varint(15), new Uint8Array(15))), { code: 'ERR_SHORN_LIMIT', offset: 1 });
   agree(t.int16Array(), { maxDecodedBytes: 64 }, (c) => c.decode(concatBytes(varint(2), new Uint8Array(4))), { code: 'ERR_SHORN_LIMIT', offset: 1 });

@@ -229,9 +229,12 @@ class ByteDecoder extends Inspector {
   }
 
   value(d) {
-    // One level of recursion: the definition's heap, as the core charges at a call.
-    if (d.type === 'recursive') this.charge(this.costs.of(d.schema), this.pos);
-    else if (d.type === 'ref') this.charge(this.costs.of(this.target(d).schema), this.pos);
+    // One level of recursion: the definition's heap, as the core charges at a call, after
+    // the depth it checks first (src/engine.rs, Op::Call; the walk's `call` enters).
+    if (d.type === 'recursive' || d.type === 'ref') {
+      if (this.depth >= this.limits.maxDepth) this.enter(this.pos);
+      this.charge(this.costs.of(d.type === 'ref' ? this.target(d).schema : d.schema), this.pos);
+    }
     const v = this.costs.constrained(d) ? this.constrained(d) : this.own(d);
     // A reader of another schema's bytes: the writer's value, converted (lib/evolve.js).
     if (this.overrides !== null) {
