@@ -355,6 +355,22 @@ test("a getter's error inside a union's variant passes through, on every back en
   }
 });
 
+// Fuzz seed 9311 (2026-12-07, input 91273): the getter encodes with the same codec a value
+// whose error is its own union's (found by kind too). That nested encode left its error as
+// the marshaller's last thrown, so the outer union took it for its own when the getter
+// threw it again, and rebased it onto its path ($[0][1].next.v for the nested $[1].next.v).
+test("a ShornError a getter throws from a nested encode with the same codec passes through a union unchanged", () => {
+  const schema = t.array(t.recursive('T', (T) => t.object({ v: t.uint8(), next: t.union([t.uint8(), T]) })));
+  for (const options of [{}, { codegen: false }, ...JS_MODES]) {
+    const codec = compile(schema, options);
+    const bad = [{ v: 1, next: 0 }, { v: 1, next: { v: 'x', next: 0 } }];
+    const nested = outcome(() => codec.encode(bad));
+    assert.equal(nested.path, '$[1].next.v');
+    const value = [{ v: 1, next: { get v() { return codec.encode(bad).length; }, next: 0 } }];
+    assert.deepStrictEqual(outcome(() => codec.encode(value)), nested, JSON.stringify(options));
+  }
+});
+
 // A differential check of large arrays of strings (2026-12-06) found the exact decode's
 // estimate of the text over the native one's: it counted every string value, an enum's
 // and a literal's too, which the core takes from the schema, not from the text. Only the

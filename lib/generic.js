@@ -277,25 +277,29 @@ class Marshaller {
   }
 
   /**
-   * Throws the error for a value no variant of union `d` accepts: the variant's own error
-   * (with its deeper path) when exactly one variant takes values of that kind, else one
-   * naming every variant.
-   */
-  /**
    * The error for a value no variant of union `d` accepts (see `unionError`), returned;
    * an error a user's getter throws meanwhile propagates. `depth`: the levels of
-   * recursion the union is in (generated code's `W.d`).
+   * recursion the union is in (generated code's `W.d`). What this call threw is told
+   * apart by an owner of its own: a getter's nested encode with this codec sets its own
+   * owner's (fuzz seed 9311: with the marshaller as owner, the outer union took the
+   * nested one's error for its own).
    */
   unionErrorOf(d, x, path, depth = 0) {
+    const owner = { thrown: null, issues: null };
     try {
-      this.unionError(d, x, path, depth, this);
+      this.unionError(d, x, path, depth, owner);
     } catch (e) {
-      if (e === this.thrown) return e;
+      if (e === owner.thrown) return e;
       throw e;
     }
     return undefined;
   }
 
+  /**
+   * Throws the error for a value no variant of union `d` accepts: the variant's own error
+   * (with its deeper path) when exactly one variant takes values of that kind, else one
+   * naming every variant.
+   */
   unionError(d, x, path, depth = 0, owner = null) {
     const kinds = d.variants.filter((v) => sameKind(v, x, this));
     if (kinds.length === 1) {
