@@ -371,6 +371,23 @@ test("a ShornError a getter throws from a nested encode with the same codec pass
   }
 });
 
+// Fuzz seed 9352 (2026-12-07, input 161638): a value too deep for its put, under a union,
+// with a getter below it. A union tested in turn reads the getter in its test (which
+// counts depth from the union) and passes on what it throws; the generated code's union
+// by kind put the value first, found it too deep, and threw the union's error instead.
+test("a union's value too deep for its put, with a throwing getter in it, throws the getter's error", () => {
+  const T = t.recursive('T', (T) => t.object({ v: t.object({ k: t.uint8() }), next: t.union([t.uint8(), T]) }));
+  const schema = t.recursive('A', (A) => t.object({ v: T, next: t.union([t.uint8(), A]) }));
+  const boom = new TypeError('boom');
+  const value = () => ({ v: { v: { k: 1 }, next: { v: { get k() { throw boom; } }, next: 0 } }, next: 0 });
+  for (const options of [{}, { codegen: false }, ...JS_MODES]) {
+    assert.throws(() => compile(schema, { ...options, maxDepth: 2 }).encode(value()), (e) => e === boom, JSON.stringify(options));
+    // Without the getter: the depth's error, at the union.
+    const plain = { v: { v: { k: 1 }, next: { v: { k: 1 }, next: 0 } }, next: 0 };
+    assert.deepStrictEqual(outcome(() => compile(schema, { ...options, maxDepth: 2 }).encode(plain)), outcome(() => compile(schema, { maxDepth: 2, codegen: false }).encode(plain)), JSON.stringify(options));
+  }
+});
+
 // A differential check of large arrays of strings (2026-12-06) found the exact decode's
 // estimate of the text over the native one's: it counted every string value, an enum's
 // and a literal's too, which the core takes from the schema, not from the text. Only the

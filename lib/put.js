@@ -111,9 +111,22 @@ function putUnionByKind(g, op, x, path, room) {
     g.put(variant.d, x, path, room);
     g.enc.push('break;', '}');
   });
-  // (A split schema looks for the variant's error from the depth the union is at, in
-  // W.d, which the put left deeper.)
-  g.enc.push('}', `} catch (${e}) {`, `if (!(${e} instanceof ${g.constant(ShornError)})) throw ${e};`, g.split ? `W.d = ${depth};` : '', raise, '}');
+  // On a ShornError, what a union tested in turn does: its tests (which read what a
+  // getter gives, and count depth from the union) take the variant whose put threw, whose
+  // error then stands (a value too deep for the put, a Map whose size lies), or none, and
+  // the union's own error is thrown; a getter's error passes. (fuzz.js seed 9352: a value
+  // too deep whose getter throws gave the union's error where the tested union, and the
+  // generic marshaller, give the getter's.) A split schema looks for the variant's error
+  // from the depth the union is at, in W.d, which the put left deeper.
+  g.enc.push(
+    '}',
+    `} catch (${e}) {`,
+    `if (!(${e} instanceof ${g.constant(ShornError)})) throw ${e};`,
+    g.split ? `W.d = ${depth};` : '',
+    `if (G.variantOf(${g.constant(d)}, ${x}) !== ${k}) ${raise}`,
+    `throw ${e};`,
+    '}',
+  );
 }
 
 // The variant its tag names, found in O(1).
