@@ -58,8 +58,7 @@ function putInt64(g, op, x, path, room, shown) {
 // one labelled block of `if`s: CHAIN_MAX). Where the variants take values of different
 // kinds (lib/lower.js, `variantsByKind`) and one's test walks inside its values (`walks`),
 // by the one of the value's kind, with no test: its put refuses what its test would, and
-// the error it throws is put aside for the union's own (`G.unionErrorOf`), as where no
-// variant's test passes.
+// where it throws a ShornError the union ends as one tested in turn (`putUnionByKind`).
 function putUnion(g, op, x, path, room) {
   if (op.byKind !== null && op.variants.some(walks)) {
     putUnionByKind(g, op, x, path, room);
