@@ -76,6 +76,10 @@ if (!['node', 'browser', 'no-addon'].includes(BUILD)) throw new Error('--build i
 const jsBuild = BUILD === 'node' ? shorn : otherBuild(BUILD);
 const isShorn = (e) => e instanceof ShornError || e instanceof jsBuild.ShornError;
 
+// The engine, where it is not Node's V8: Bun runs this on JavaScriptCore (Safari's engine),
+// Deno on V8 under a Node layer of its own (tests/browser/engines.test.js runs both).
+const ENGINE = process.versions.bun ? `; on Bun ${process.versions.bun}, JavaScriptCore` : process.versions.deno ? `; on Deno ${process.versions.deno}` : '';
+
 // ---------------------------------------------------------------- a seeded PRNG (sfc32)
 
 let sa = 0x9e3779b9;
@@ -147,6 +151,8 @@ function userError(what) {
 }
 // A coercion trap: shorn must never call it (no value is coerced).
 const COERCED = Symbol('fuzz coerced');
+// Finding J6's TypeError (see encodeBoth), as V8 words it and as JavaScriptCore (Bun) does.
+const PROXY_RECEIVER = /called on incompatible receiver|Receiver should be a typed array view/;
 function coercionError() {
   const e = new Error('shorn coerced a value (called Symbol.toPrimitive / valueOf / toString)');
   e[COERCED] = true;
@@ -729,7 +735,7 @@ function encodeBoth(entry, make, { agree = true, label = 'value', proxyReceiver 
       // Finding J6, by design: an object schema's field named like a built-in accessor
       // (length, size, byteLength...) read through a Proxy around that built-in runs V8's
       // getter, which refuses the Proxy as its receiver; shorn passes a getter's error on.
-      else if (proxyReceiver && e instanceof TypeError && !isShorn(e) && /called on incompatible receiver/.test(e.message)) r = { user: e.message };
+      else if (proxyReceiver && e instanceof TypeError && !isShorn(e) && PROXY_RECEIVER.test(e.message)) r = { user: e.message };
       else if (isShorn(e) && e.code === 'ERR_SHORN_BUFFER') r = { buffer: true };
       else if (isShorn(e) && e.code === 'ERR_SHORN_INVALID' && typeof e.path === 'string' && e.path.startsWith('$')) r = { error: e };
       else throw new Failure('encode-non-shorn-error', `${label}: ${describeError(e)}`, { schema: entry.schema });
@@ -765,7 +771,7 @@ function encodeBoth(entry, make, { agree = true, label = 'value', proxyReceiver 
           // A getter's own error (a re-entrant encode's among them) passes through check
           // as through encode; and finding J6 (see above) where a Proxy is the receiver.
           if (isShorn(e) && e.code === 'ERR_SHORN_INVALID' && /getter/.test(label)) return;
-          if (proxyReceiver && e instanceof TypeError && !isShorn(e) && /called on incompatible receiver/.test(e.message)) return;
+          if (proxyReceiver && e instanceof TypeError && !isShorn(e) && PROXY_RECEIVER.test(e.message)) return;
           throw new Failure('check-threw', `${label}: ${describeError(e)}`, { schema: entry.schema });
         }
         const first = report.ok ? null : report.issues[0];
@@ -2066,7 +2072,7 @@ async function runCliTarget() {
   }
   const seconds = (Date.now() - started) / 1000;
   const known = Object.keys(counts).filter((k) => k.startsWith('known:'));
-  console.log(`shorn fuzz summary (seed ${SEED}, ${seconds.toFixed(1)} s${BUILD === 'node' ? '' : `, the JS back end as the ${BUILD} build`}):`);
+  console.log(`shorn fuzz summary (seed ${SEED}, ${seconds.toFixed(1)} s${BUILD === 'node' ? '' : `, the JS back end as the ${BUILD} build`}${ENGINE}):`);
   for (const key of Object.keys(counts).sort()) console.log(`  ${key.padEnd(44)} ${counts[key]}`);
   if (TARGET !== 'cli') console.log(`${RUNS - failures} passed, ${failures} failed${known.length ? ` (known findings hit: ${known.map((k) => `${k.slice(6)} ×${counts[k]}`).join(', ')})` : ''}`);
   if (CLI_RUNS > 0) console.log(`cli: ${CLI_RUNS - cliFailures} passed, ${cliFailures} failed`);
