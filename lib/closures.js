@@ -1424,17 +1424,20 @@ function arrayWriter(item, min, max) {
 
 /**
  * A tuple's read: its items, in order, in one packed array. Two items or more by
- * `Array(a, b, ...)`, called, not constructed, which records no allocation site (as
- * lib/take.js makes the native back end's tuples): V8 pretenures a literal's site whose
- * arrays survive a scavenge, and then makes every tuple of every decode in the old
- * generation (canada decode, 56K [lon, lat] pairs: ~300 ops/s in half the processes,
- * against ~1,600). One item keeps the literal: `Array(x)` of a number is x empty slots.
+ * `new Array(a, b, ...)`, of the global Array (as arrayReader's `new Array(n)`), which
+ * every engine measured builds inline: Chromium 156's V8 does not inline a call of Array
+ * through a binding (`NewArray(a, b)`, what this was: canada decode, 56K [lon, lat]
+ * pairs, ~220 ops/s in Chromium against ~1,350 now), nor Node 24's a `new` of one; Node
+ * 20 and JavaScriptCore (Bun) take each form alike (docs/DESIGN.md, "Tuples in
+ * Chromium"). A literal, the other inline form, is the site V8 pretenures once its
+ * arrays survive a scavenge. One item keeps the literal: `new Array(x)` of a number is x
+ * empty slots.
  */
 function tupleReader(items) {
   const values = items.map((_, k) => `t${k}(r)`).join(', ');
   const source = `${items.map((_, k) => `const t${k} = F[${k}];`).join('\n')}
 return function readTuple(r) {
-  return ${items.length >= 2 ? `NewArray(${values})` : `[${values}]`};
+  return ${items.length >= 2 ? `new Array(${values})` : `[${values}]`};
 };`;
   return new Function('F', 'NewArray', source)(items, rt.NewArray);
 }
