@@ -1139,3 +1139,65 @@ test('a reader of a recursive schema on the JS back end reads as natively: every
     }
   }
 });
+
+// The browser build reads ASCII text of over 24 bytes as slices of a Latin-1 window of
+// the input (lib/closures.js, In#asciiWindow), where text lies near the last text, else
+// alone: every gap around the window's edges (GAP 1,024, WINDOW 2,048), text that ends
+// at, before and past a window's end, text in the last bytes of the input, non-ASCII
+// and DEL (0x7f) at either end, ill-formed UTF-8 (a stray 0x80) refused at the same
+// offset; and a message after another, whose window must not be read again.
+test("the browser build's long ASCII text, read through windows, is what the native back end reads", () => {
+  const { otherBuild } = require('../scripts/fuzz-common');
+  const browser = otherBuild('browser');
+  const schema = t.array(t.object({ gap: t.bytes(), s: t.string() }));
+  const native = compile(schema);
+  const codec = browser.compile(schema);
+  const { random: rand } = seeded(39);
+  const text = (n, k) => {
+    let s = '';
+    for (let i = 0; i < n; i++) s += String.fromCharCode(32 + ((i * 7 + k * 13) % 95));
+    return s;
+  };
+  const lengths = [25, 26, 40, 100, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 5000];
+  const gaps = [0, 1, 10, 500, 1000, 1020, 1023, 1024, 1025, 2000, 2047, 2048, 3000];
+  const odd = (k) => ['\x7f' + text(30, k), text(30, k) + '\x7f', 'é' + text(30, k), text(30, k) + 'é', text(20, k) + '日本' + text(20, k), text(2100, k) + 'ü'];
+  for (let round = 0; round < 40; round++) {
+    const count = 1 + Math.floor(rand() * 12);
+    const value = Array.from({ length: count }, (_, k) => {
+      const s = rand() < 0.2 ? odd(k)[Math.floor(rand() * 6)] : text(lengths[Math.floor(rand() * lengths.length)], round + k);
+      return { gap: new Uint8Array(gaps[Math.floor(rand() * gaps.length)]).fill(0x41 + (k % 26)), s };
+    });
+    const bytes = native.encode(value);
+    assert.deepStrictEqual(codec.decode(Uint8Array.from(bytes)), native.decode(bytes), `round ${round}`);
+    // The same layout with other text: no text of the message before.
+    const other = value.map(({ gap, s }) => ({ gap, s: s.replace(/[ -~]/g, (c) => (c === 'z' ? 'y' : 'z')) }));
+    assert.deepStrictEqual(codec.decode(native.encode(other)), other, `round ${round}, again`);
+  }
+  // Text that ends around the end of the window the text before opened (at its start
+  // plus 2,048): each gap from well before to well after.
+  for (let gap = 1900; gap <= 2060; gap++) {
+    const value = [{ gap: new Uint8Array(0), s: text(30, 1) }, { gap: new Uint8Array(4), s: text(30, 2) }, { gap: new Uint8Array(gap), s: text(30, 3) }, { gap: new Uint8Array(1), s: text(40, 4) }];
+    assert.deepStrictEqual(codec.decode(native.encode(value)), value, `gap ${gap}`);
+  }
+  // The last text of the input, after near ones.
+  const tail = [{ gap: new Uint8Array(3), s: text(30, 1) }, { gap: new Uint8Array(4), s: text(60, 2) }, { gap: new Uint8Array(0), s: text(25, 3) }];
+  assert.deepStrictEqual(codec.decode(native.encode(tail)), tail);
+  // Ill-formed UTF-8 (a stray 0x80, a byte of 0xff) in long text near other text: the
+  // native error.
+  for (const [bad, at] of [0x80, 0xff].flatMap((bad) => [0, 20, 29].map((at) => [bad, at]))) {
+    const bytes = Uint8Array.from(native.encode(tail));
+    const start = bytes.indexOf(0x20 + ((30 * 0 + 2 * 13) % 95), 4 + 30);
+    bytes[start + at] = bad;
+    const err = (fn) => {
+      try {
+        fn();
+      } catch (e) {
+        return { code: e.code, offset: e.offset, path: e.path, message: e.message };
+      }
+      return null;
+    };
+    const expected = err(() => native.decode(bytes));
+    assert.ok(expected !== null);
+    assert.deepStrictEqual(err(() => codec.decode(bytes)), expected, `${bad} at ${at}`);
+  }
+});

@@ -458,6 +458,7 @@ function build(descriptor, m, settings, output, generate, info) {
     r.p = 0;
     r.n = n;
     r.dv = null;
+    r.windowsAnew();
     r.depth = 0;
     r.heap = rootCost;
     r.units = 0;
@@ -474,6 +475,7 @@ function build(descriptor, m, settings, output, generate, info) {
     } finally {
       r.b = null;
       r.dv = null;
+      r.win = null;
       spareIn = r;
     }
     return decodeExact(bytes, n);
