@@ -494,23 +494,25 @@ class In {
    * back end's batches keep theirs.
    */
   asciiWindow(p, end) {
-    const b = this.b;
     const w = this.win;
-    if (w !== null && p >= this.w0 && end <= this.w1) {
-      for (let k = p; k < end; k++) if (b[k] > 0x7f) return null;
+    const inside = w !== null && p >= this.w0 && end <= this.w1;
+    if (!inside) {
+      // Past the window: its count of texts goes into the mean (halved a window).
+      if (w !== null) {
+        this.ws = (this.ws + this.wn) / 2;
+        this.win = null;
+      }
+      if (p - this.w1 >= GAP || this.ws < SERVED) {
+        this.w1 = end;
+        return null;
+      }
+    }
+    const b = this.b;
+    for (let k = p; k < end; k++) if (b[k] > 0x7f) return null;
+    if (inside) {
       this.wn++;
       return w.substring(p - this.w0, end - this.w0);
     }
-    // Past the window: its count of texts goes into the mean (halved a window).
-    if (w !== null) {
-      this.ws = (this.ws + this.wn) / 2;
-      this.win = null;
-    }
-    if (p - this.w1 >= GAP || this.ws < SERVED) {
-      this.w1 = end;
-      return null;
-    }
-    for (let k = p; k < end; k++) if (b[k] > 0x7f) return null;
     const to = Math.min(this.n, p + WINDOW);
     this.win = latin1.decode(this.bytes(p, to));
     this.w0 = p;
@@ -1513,7 +1515,7 @@ function tupleReader(items) {
 return function readTuple(r) {
   return ${items.length >= 2 ? `new Array(${values})` : `[${values}]`};
 };`;
-  return new Function('F', 'NewArray', source)(items, rt.NewArray);
+  return new Function('F', source)(items);
 }
 
 /** Whether `new Function` may run here (not under a Content-Security-Policy without 'unsafe-eval'). */
