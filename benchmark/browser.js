@@ -17,6 +17,10 @@
 // Chromium is there (a section of its report); alone:
 //
 //   node benchmark/browser.js [--rounds 3] [--fixtures person,nestedEvent,batch100]
+//                             [--browser chromium|firefox]
+//
+// `--browser firefox`: the same page in Debian's Firefox ESR (SpiderMonkey), driven by the
+// same puppeteer-core over WebDriver BiDi (issue 39's floor names Chromium alone).
 //
 // Other fixtures and the corpora run too (`--fixtures canada`): avsc where its schema alone
 // takes the fixture's value (not twitter, github_events and gsoc-2018, whose values it
@@ -31,7 +35,10 @@ const { parseArgs } = require('node:util');
 const { loadFixture } = require('./fixtures');
 
 const ROOT = path.join(__dirname, '..');
-const CHROMIUM = process.env.SHORN_CHROMIUM || '/usr/bin/chromium';
+const BROWSERS = {
+  chromium: process.env.SHORN_CHROMIUM || '/usr/bin/chromium',
+  firefox: process.env.SHORN_FIREFOX || '/usr/bin/firefox-esr',
+};
 const FIXTURES = ['person', 'nestedEvent', 'batch100'];
 const CODECS = ['shorn', 'msgpackr', 'avsc', 'json'];
 const LABELS = { shorn: 'shorn', msgpackr: 'msgpackr', avsc: 'avsc', json: 'JSON' };
@@ -147,7 +154,7 @@ const median = (xs) => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function measure(rounds, names) {
+async function measure(rounds, names, which) {
   const esbuild = require('esbuild');
   const puppeteer = require('puppeteer-core');
   const page = path.join(__dirname, '.browser-page.mjs');
@@ -198,12 +205,16 @@ async function measure(rounds, names) {
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    userDataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-bench-chromium-')),
-  });
+  const browser = await puppeteer.launch(
+    which === 'firefox'
+      ? { browser: 'firefox', executablePath: BROWSERS.firefox, headless: true, protocolTimeout: 0 }
+      : {
+          executablePath: BROWSERS.chromium,
+          headless: true,
+          args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+          userDataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-bench-chromium-')),
+        },
+  );
   try {
     const tab = await browser.newPage();
     await tab.goto(`http://127.0.0.1:${server.address().port}/`);
@@ -217,10 +228,11 @@ async function measure(rounds, names) {
   }
 }
 
-/** The report's section (markdown), or '' with the reason where Chromium is missing. */
-async function run(rounds, names = FIXTURES) {
-  if (!fs.existsSync(CHROMIUM)) return `\n## In a browser\n\nNot measured: no Chromium at ${CHROMIUM}.\n`;
-  const out = await measure(rounds, names);
+/** The report's section (markdown), or '' with the reason where the browser is missing. */
+async function run(rounds, names = FIXTURES, which = 'chromium') {
+  if (!BROWSERS[which]) throw new Error(`--browser is ${Object.keys(BROWSERS).join(' or ')}`);
+  if (!fs.existsSync(BROWSERS[which])) return `\n## In a browser\n\nNot measured: no ${which} at ${BROWSERS[which]}.\n`;
+  const out = await measure(rounds, names, which);
   const lines = [
     '## In a browser',
     '',
@@ -243,6 +255,6 @@ async function run(rounds, names = FIXTURES) {
 module.exports = { run };
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, fixtures: { type: 'string', default: FIXTURES.join(',') } } });
-  run(Number(values.rounds), values.fixtures.split(',')).then((markdown) => process.stdout.write(markdown));
+  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, fixtures: { type: 'string', default: FIXTURES.join(',') }, browser: { type: 'string', default: 'chromium' } } });
+  run(Number(values.rounds), values.fixtures.split(','), values.browser).then((markdown) => process.stdout.write(markdown));
 }

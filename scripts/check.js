@@ -5,8 +5,9 @@
 // (tests/package/platforms.test.js: all seven binaries built and checked, linux-arm64-gnu run
 // under qemu), the packaging test (tests/package/package.test.js), which run once and try
 // the installed package on the Node versions they need themselves, and the browser test
-// (tests/browser/browser.test.js: the packed package bundled for a page in Chromium), and
-// the JS fuzz scripts on JavaScriptCore and Deno (tests/browser/engines.test.js).
+// (tests/browser/browser.test.js: the packed package bundled for a page in Chromium and
+// Firefox), and the JS fuzz scripts on JavaScriptCore, Deno and, in a page, SpiderMonkey
+// (tests/browser/engines.test.js).
 
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -52,7 +53,8 @@ const steps = [
   ['package', process.execPath, ['--test', path.join(root, 'tests', 'package', 'package.test.js')]],
   // The packed package bundled by esbuild for a browser page, run in Debian's Chromium.
   ['browser', process.execPath, ['--test', path.join(root, 'tests', 'browser', 'browser.test.js')]],
-  // The JS fuzz scripts on JavaScriptCore (Bun: Safari's engine) and on Deno's V8.
+  // The JS fuzz scripts on JavaScriptCore (Bun: Safari's engine), on Deno's V8, and in a
+  // Firefox page (SpiderMonkey: scripts/fuzz-page.js).
   ['engines', process.execPath, ['--test', path.join(root, 'tests', 'browser', 'engines.test.js')]],
 ];
 

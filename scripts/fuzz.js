@@ -9,12 +9,15 @@
 //
 //   node scripts/fuzz.js [--runs N] [--quick] [--seed S] [--out FILE] [--verbose]
 //                        [--target all|library|cli|frames] [--cli-runs N]
-//                        [--build node|browser|no-addon]
+//                        [--build node|browser|no-addon] [--emit FILE]
 //   --target frames: random frame streams instead of messages (see runFrames), no CLI
 //   --build browser: the JS back end held to the native one is the package's browser build
 //     (lib/host-browser.js, lib/base.js), bundled by esbuild and loaded here, not this one;
 //     no-addon: a copy of the package where no addon loads, as a Node without a binary has
 //     it (scripts/fuzz-common.js, otherBuild)
+//   --emit FILE: also writes the plain inputs (random bytes, mutated messages, random
+//     values; not the hostile ones, which need this process) with the native back end's
+//     answer to each, as JSON lines, for scripts/fuzz-page.js to hold a browser to
 //
 // Checks, for every input:
 // - every throw is a ShornError with a valid code (decode: TRUNCATED, TRAILING, MALFORMED,
@@ -47,7 +50,7 @@ const vm = require('node:vm');
 const { types } = require('node:util');
 
 const shorn = require('..');
-const { options, otherBuild } = require('./fuzz-common');
+const { options, otherBuild, toForm, fromForm } = require('./fuzz-common');
 
 const { t, compile, ShornError } = shorn;
 const root = path.join(__dirname, '..');
@@ -75,6 +78,8 @@ if (!['node', 'browser', 'no-addon'].includes(BUILD)) throw new Error('--build i
 // errors are of its own ShornError class.
 const jsBuild = BUILD === 'node' ? shorn : otherBuild(BUILD);
 const isShorn = (e) => e instanceof ShornError || e instanceof jsBuild.ShornError;
+const EMIT = option('--emit', null);
+const emitFd = EMIT === null ? null : fs.openSync(EMIT, 'w');
 
 // The engine, where it is not Node's V8: Bun runs this on JavaScriptCore (Safari's engine),
 // Deno on V8 under a Node layer of its own (tests/browser/engines.test.js runs both).
@@ -1703,25 +1708,59 @@ function runOne(i) {
   }
 }
 
+// --emit: an input and the native back end's answer, a JSON line (scripts/fuzz-page.js
+// reads them): `s`, the schema's index in the first line's list; a decode (`hex`) gives
+// the value's form (scripts/fuzz-common.js) and the bytes its value form encodes to, or
+// the error; an encode (`input`, a value's form) gives the bytes or the error. Values go through
+// their form first, as the page has them (a NaN loses its payload there).
+function answer(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (!isShorn(e)) throw e;
+    return { error: { code: e.code, message: e.message, path: e.path, offset: e.offset } };
+  }
+}
+function emit(entry, input) {
+  if (emitFd === null) return;
+  if (emitted === 0) fs.writeSync(emitFd, JSON.stringify({ schemas: entries.map((e) => ({ schema: e.schema, limits: e.limits })) }) + '\n');
+  emitted++;
+  const s = entries.indexOf(entry);
+  if (input.hex !== undefined) {
+    const got = answer(() => ({ value: toForm(entry.gen.decode(Buffer.from(input.hex, 'hex'))) }));
+    if (got.value !== undefined) got.again = answer(() => ({ hex: hex(entry.gen.encode(fromForm(got.value))) }));
+    fs.writeSync(emitFd, JSON.stringify({ s, bytes: input.hex, ...got }) + '\n');
+  } else {
+    const value = toForm(input.value);
+    fs.writeSync(emitFd, JSON.stringify({ s, input: value, ...answer(() => ({ hex: hex(entry.gen.encode(fromForm(value))) })) }) + '\n');
+  }
+}
+let emitted = 0;
+
 let currentOp = '';
 function runOn(entry, i) {
   const op = below(100);
   if (op < 20) {
     currentOp = 'random bytes';
     count('op.random-bytes');
-    decodeBoth(entry, randomBytes());
+    const bytes = randomBytes();
+    decodeBoth(entry, bytes);
+    emit(entry, { hex: hex(bytes) });
   } else if (op < 45) {
     currentOp = 'mutated message';
     count('op.mutated-message');
     const list = samples.get(entry);
     const base = list.length ? pick(list) : randomBytes();
-    decodeBoth(entry, chance(0.9) ? mutate(base) : base);
+    const bytes = chance(0.9) ? mutate(base) : base;
+    decodeBoth(entry, bytes);
+    emit(entry, { hex: hex(bytes) });
   } else if (op < 68) {
     currentOp = 'random value';
     count('op.random-value');
     const value = randomValue(entry.schema, entry.defs);
     const bytes = encodeBoth(entry, () => structuredCloneValue(value));
     if (bytes) remember(entry, bytes);
+    emit(entry, { value });
   } else {
     count('op.hostile-value');
     const h = hostile(entry);

@@ -4,7 +4,10 @@
 // - JavaScriptCore, Safari's engine, by Bun (scripts/tools.js pins it): the browser build
 //   (what a page runs in Safari), and the package as Bun loads it (the addon, and the JS
 //   back end over Bun's own Buffer);
-// - Deno's V8 under its own Node layer (its Buffer under the JS back end's text paths).
+// - Deno's V8 under its own Node layer (its Buffer under the JS back end's text paths);
+// - SpiderMonkey, Firefox's engine (Debian's firefox-esr): the browser build in a page,
+//   given scripts/fuzz.js's plain inputs and held to the native answers
+//   (scripts/fuzz-page.js), with eval and under a policy that forbids it.
 // Chromium runs the browser build in tests/browser/browser.test.js.
 
 const { test } = require('node:test');
@@ -16,6 +19,13 @@ const tools = require('../../scripts/tools');
 
 const ROOT = path.join(__dirname, '..', '..');
 const { bun, deno } = tools.paths();
+
+function fuzzPage(t, args) {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'fuzz-page.js'), ...args, '--out', path.join(os.tmpdir(), `shorn-engines-${process.pid}-page.jsonl`)], { cwd: ROOT, encoding: 'utf8', timeout: 300000 });
+  assert.equal(run.status, 0, `fuzz-page.js ${args.join(' ')} failed:\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+  t.diagnostic(run.stdout.trim().split('\n').join('; '));
+  return run.stdout;
+}
 
 function fuzz(t, runtime, script, args) {
   const out = path.join(os.tmpdir(), `shorn-engines-${process.pid}-${args.join('-').replace(/[^\w-]/g, '')}.jsonl`);
@@ -53,4 +63,14 @@ test(`Deno ${deno.version}: the package as Deno loads it, addon and JS back end`
   const out = fuzz(t, 'deno', 'fuzz.js', ['--runs', '3000', '--target', 'library', '--seed', '42']);
   assert.match(out, /^shorn fuzz summary \(seed 42, [\d.]+ s; on Deno [\d.]+\)/m);
   assert.match(out, /^3000 passed, 0 failed/m);
+});
+
+test('Firefox (SpiderMonkey): the browser build in a page, held to the native answers', (t) => {
+  const eval_ = fuzzPage(t, ['--browser', 'firefox', '--runs', '10000', '--seed', '45']);
+  assert.match(eval_, /^shorn fuzz-page \(seed 45, 10000 fuzz inputs\): \d+ cases in firefox\/[\d.]+, eval allowed, .*\([1-9]\d* generated, 0 closures, back end js\)$/m);
+  assert.match(eval_, /^ {2}decode [1-9]\d*, decode error [1-9]\d*, encode [1-9]\d*, encode error \d+$/m);
+  assert.match(eval_, /^\d+ passed, 0 failed$/m);
+  const csp = fuzzPage(t, ['--browser', 'firefox', '--runs', '10000', '--seed', '46', '--csp']);
+  assert.match(csp, /^shorn fuzz-page \(seed 46, 10000 fuzz inputs\): \d+ cases in firefox\/[\d.]+, script-src 'self' \(no eval\), .*\(0 generated, [1-9]\d* closures, back end js\)$/m);
+  assert.match(csp, /^\d+ passed, 0 failed$/m);
 });
