@@ -6,6 +6,8 @@
 
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 const {
   shorn,
   MODES,
@@ -742,6 +744,51 @@ describe('tuples decode to packed arrays', () => {
       const value = [Array.from({ length: k + 1 }, (_, j) => j + 0.5)];
       assert.deepEqual(codec.decode(codec.encode(value)), value);
     });
+  });
+  test('the JS back end builds them in the engine\'s form, generated and not: a literal in SpiderMonkey, else new Array', () => {
+    // lib/closures.js, LITERAL_TUPLES: Firefox's canada decode 400 -> 800 ops/s with the
+    // literal; without code generation a loop of `push` took Chromium's from 1,250 to 250
+    // (docs/DESIGN.md, "Tuples in Firefox").
+    const script = (spiderMonkey) => `'use strict';
+${spiderMonkey ? 'globalThis.InternalError = class InternalError extends Error {};' : ''}
+const sources = [];
+const Real = globalThis.Function;
+globalThis.Function = function Recording(...args) {
+  sources.push(String(args[args.length - 1]));
+  return Real(...args);
+};
+const shorn = require(${JSON.stringify(path.join(__dirname, '..'))});
+const closures = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'closures.js'))});
+const { t } = shorn;
+const values = [];
+for (const codegen of [true, false]) {
+  for (const n of [1, 2, 3, 4, 5]) {
+    const codec = shorn.compile(t.array(t.tuple(Array.from({ length: n }, () => t.float64()))), { backend: 'js', codegen });
+    const value = [Array.from({ length: n }, (_, j) => j + 0.5), Array.from({ length: n }, (_, j) => -j)];
+    const back = codec.decode(codec.encode(value));
+    values.push(JSON.stringify(back) === JSON.stringify(value) && back.every((a) => Array.isArray(a) && Object.keys(a).length === n));
+  }
+}
+globalThis.Function = Real;
+const f = () => 1;
+process.stdout.write(JSON.stringify({
+  values,
+  generated: sources.filter((s) => s.includes('function readTuple')).map((s) => /return (.*);/.exec(s.slice(s.indexOf('function readTuple')))[1]),
+  closures: [2, 3].map((n) => String(closures.tupleClosure(Array(n).fill(f)))),
+}));
+`;
+    for (const spiderMonkey of [false, true]) {
+      const child = spawnSync(process.execPath, ['-e', script(spiderMonkey)], { encoding: 'utf8' });
+      assert.equal(child.status, 0, child.stderr);
+      const out = JSON.parse(child.stdout);
+      assert.deepEqual(out.values, Array(10).fill(true));
+      assert.deepEqual(
+        out.generated,
+        spiderMonkey ? ['[t0(r)]', '[t0(r), t1(r)]', '[t0(r), t1(r), t2(r)]', '[t0(r), t1(r), t2(r), t3(r)]', '[t0(r), t1(r), t2(r), t3(r), t4(r)]'] : ['[t0(r)]', 'new Array(t0(r), t1(r))', 'new Array(t0(r), t1(r), t2(r))', 'new Array(t0(r), t1(r), t2(r), t3(r))', 'new Array(t0(r), t1(r), t2(r), t3(r), t4(r))'],
+      );
+      assert.match(out.closures[0], spiderMonkey ? /^\(r\) => \[t0\(r\), t1\(r\)\]$/ : /^\(r\) => new Array\(t0\(r\), t1\(r\)\)$/);
+      assert.match(out.closures[1], spiderMonkey ? /^\(r\) => \[t0\(r\), t1\(r\), t2\(r\)\]$/ : /^\(r\) => new Array\(t0\(r\), t1\(r\), t2\(r\)\)$/);
+    }
   });
   test('of every length, in small and large messages', () => {
     const result = runIsolated(

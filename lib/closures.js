@@ -1263,11 +1263,7 @@ function compile(root, m, generate = false) {
       case 'tuple': {
         const items = op.items.map(dec);
         if (generate && items.length <= MAX_GENERATED_FIELDS) return tupleReader(items);
-        return (r) => {
-          const a = [];
-          for (let k = 0; k < items.length; k++) a.push(items[k](r));
-          return a;
-        };
+        return tupleClosure(items);
       }
       case 'object': {
         // An optional field's value, when present, is charged as the core charges it.
@@ -1498,24 +1494,57 @@ function arrayWriter(item, min, max) {
   return new Function('item', 'FAULT', source)(item, FAULT);
 }
 
+// How a tuple's items become one packed array, which the engine decides (canada decode,
+// 56K [lon, lat] pairs, a page each, ops/s; docs/DESIGN.md, "Tuples in Chromium" and
+// "Tuples in Firefox"). V8 builds `new Array(a, b)` of the global Array inline (Chromium
+// 156: 1,500, a literal 1,200; Node 20 and 24 alike) and pretenures a literal's site once
+// its arrays survive scavenges (Node's canada in a slow state in 6 of 10 processes), and
+// does not inline a call of Array through a binding (Chromium ~220). SpiderMonkey runs
+// `new Array(a, b)` as a call into its VM (a profile: the Array constructor and the
+// minor GCs under it, 54% of the decode) and builds a literal inline (Firefox 153: 400
+// -> 800). JavaScriptCore takes both alike. So a literal where the engine is
+// SpiderMonkey (its own non-standard global, InternalError, tells), else `new Array`.
+const LITERAL_TUPLES = typeof globalThis.InternalError === 'function';
+
 /**
- * A tuple's read: its items, in order, in one packed array. Two items or more by
- * `new Array(a, b, ...)`, of the global Array (as arrayReader's `new Array(n)`), which
- * every engine measured builds inline: Chromium 156's V8 does not inline a call of Array
- * through a binding (`NewArray(a, b)`, what this was: canada decode, 56K [lon, lat]
- * pairs, ~220 ops/s in Chromium against ~1,350 now), nor Node 24's a `new` of one; Node
- * 20 and JavaScriptCore (Bun) take each form alike (docs/DESIGN.md, "Tuples in
- * Chromium"). A literal, the other inline form, is the site V8 pretenures once its
- * arrays survive a scavenge. One item keeps the literal: `new Array(x)` of a number is x
+ * A tuple's read: its items, in order, in one packed array, in the engine's form
+ * (LITERAL_TUPLES). One item is always the literal: `new Array(x)` of a number is x
  * empty slots.
  */
 function tupleReader(items) {
   const values = items.map((_, k) => `t${k}(r)`).join(', ');
   const source = `${items.map((_, k) => `const t${k} = F[${k}];`).join('\n')}
 return function readTuple(r) {
-  return ${items.length >= 2 ? `new Array(${values})` : `[${values}]`};
+  return ${items.length >= 2 && !LITERAL_TUPLES ? `new Array(${values})` : `[${values}]`};
 };`;
   return new Function('F', source)(items);
+}
+
+/**
+ * The same without code generation: one, two and three items by name, in the engine's
+ * form (a loop of `push` took Chromium's canada decode under a policy that forbids eval
+ * from 1,250 to 250 ops/s); more, by `push`, which keeps the array packed (filling a
+ * `new Array(n)` by index leaves V8's holey).
+ */
+function tupleClosure(items) {
+  const n = items.length;
+  if (n === 1) {
+    const [t0] = items;
+    return (r) => [t0(r)];
+  }
+  if (n === 2) {
+    const [t0, t1] = items;
+    return LITERAL_TUPLES ? (r) => [t0(r), t1(r)] : (r) => new Array(t0(r), t1(r));
+  }
+  if (n === 3) {
+    const [t0, t1, t2] = items;
+    return LITERAL_TUPLES ? (r) => [t0(r), t1(r), t2(r)] : (r) => new Array(t0(r), t1(r), t2(r));
+  }
+  return (r) => {
+    const a = [];
+    for (let k = 0; k < n; k++) a.push(items[k](r));
+    return a;
+  };
 }
 
 /** Whether `new Function` may run here (not under a Content-Security-Policy without 'unsafe-eval'). */
@@ -1671,4 +1700,4 @@ function readJson(r, depth) {
   throw FAULT;
 }
 
-module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex, keptBefore };
+module.exports = { compile, canGenerate, In, Out, FAULT, wellFormed, writeJson, bytesOf, typedLength, arrayIndex, keptBefore, tupleClosure };
