@@ -1173,6 +1173,45 @@ test("the browser build's long ASCII text, read through windows, is what the nat
     const other = value.map(({ gap, s }) => ({ gap, s: s.replace(/[ -~]/g, (c) => (c === 'z' ? 'y' : 'z')) }));
     assert.deepStrictEqual(codec.decode(native.encode(other)), other, `round ${round}, again`);
   }
+  // Bytes over 0x7f between texts within one window (a gap of them, non-ASCII text),
+  // before, between and after ASCII texts: the window's record of where ASCII ends
+  // (In#asciiWindow, `wk` and `wa`) must be found again past each.
+  for (let round = 0; round < 200; round++) {
+    const value = Array.from({ length: 2 + Math.floor(rand() * 10) }, (_, k) => {
+      const r = rand();
+      const gap = new Uint8Array(Math.floor(rand() * 40)).fill(rand() < 0.5 ? 0x41 : [0x80, 0xc3, 0xff][k % 3]);
+      return { gap, s: r < 0.25 ? odd(k)[Math.floor(rand() * 5)] : text(25 + Math.floor(rand() * 60), round + k) };
+    });
+    const bytes = native.encode(value);
+    assert.deepStrictEqual(codec.decode(Uint8Array.from(bytes)), native.decode(bytes), `mixed round ${round}`);
+  }
+  // A byte over 0x7f as the last or first byte of a text inside a window (ill-formed
+  // UTF-8: the native error), after ASCII texts and after a gap of such bytes.
+  const errorOf = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      return { code: e.code, offset: e.offset, path: e.path, message: e.message };
+    }
+    return null;
+  };
+  for (const fill of [0x41, 0xff]) {
+    for (const bad of [0x80, 0xc3, 0xff]) {
+      for (const where of ['first', 'last']) {
+        const value = [0, 1, 2, 3].map((k) => ({ gap: new Uint8Array(k === 2 ? 5 : 0).fill(fill), s: text(30, k) }));
+        const bytes = Uint8Array.from(native.encode(value));
+        // Text 2's first byte: after items 0 and 1 (the array's count is one byte either
+        // way), the gap's length, the gap and the text's length.
+        const start = native.encode(value.slice(0, 2)).length + 1 + value[2].gap.length + 1;
+        assert.equal(String.fromCharCode(bytes[start]), value[2].s[0]);
+        const at = start + (where === 'first' ? 0 : 29);
+        bytes[at] = bad;
+        const expected = errorOf(() => native.decode(bytes));
+        assert.ok(expected !== null, `${fill} ${bad} ${where}`);
+        assert.deepStrictEqual(errorOf(() => codec.decode(bytes)), expected, `${fill} ${bad} ${where}`);
+      }
+    }
+  }
   // Text that ends around the end of the window the text before opened (at its start
   // plus 2,048): each gap from well before to well after.
   for (let gap = 1900; gap <= 2060; gap++) {
