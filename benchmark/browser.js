@@ -17,10 +17,13 @@
 // Chromium is there (a section of its report); alone:
 //
 //   node benchmark/browser.js [--rounds 3] [--fixtures person,nestedEvent,batch100]
-//                             [--browser chromium|firefox]
+//                             [--browser chromium|firefox] [--csp]
 //
 // `--browser firefox`: the same page in Debian's Firefox ESR (SpiderMonkey), driven by the
 // same puppeteer-core over WebDriver BiDi (issue 39's floor names Chromium alone).
+// `--csp`: the page under `Content-Security-Policy: script-src 'self'`, which forbids
+// eval: shorn runs its closures, and each peer whatever it runs without `new Function`
+// (a codec that fails there shows n/a).
 //
 // Other fixtures and the corpora run too (`--fixtures canada`): avsc where its schema alone
 // takes the fixture's value (not twitter, github_events and gsoc-2018, whose values it
@@ -90,7 +93,15 @@ const toPlain = (v) =>
 function codecs(f) {
   const shorn = compile(f.schema);
   const packr = new Packr({ useRecords: true, structures: [] });
-  const avsc = f.avsc === null ? null : avro.Type.forSchema(f.avsc);
+  let avsc = null;
+  if (f.avsc !== null) {
+    try {
+      avsc = avro.Type.forSchema(f.avsc);
+    } catch (e) {
+      // (Under --csp avsc cannot build its types: its records are generated code.)
+      avsc = { toBuffer: () => { throw e; }, fromBuffer: () => { throw e; } };
+    }
+  }
   return {
     shorn: { encode: (v) => shorn.encode(v), decode: (b) => shorn.decode(b), info: shorn.backend + (shorn.generated ? ', generated' : '') },
     msgpackr: { encode: (v) => packr.pack(v), decode: (b) => packr.unpack(b) },
@@ -117,12 +128,22 @@ function rate(fn) {
 }
 
 window.run = (rounds, order) => {
-  const out = { rates: {}, info: {}, bytes: {} };
+  const out = { rates: {}, info: {}, bytes: {}, refused: {} };
   const made = {};
   for (const name of Object.keys(fixtures)) {
     made[name] = codecs(fixtures[name]);
     for (const [codec, c] of Object.entries(made[name])) {
-      const bytes = c.encode(fixtures[name].value);
+      let bytes;
+      try {
+        bytes = c.encode(fixtures[name].value);
+        c.decode(bytes);
+      } catch (e) {
+        // A peer that cannot run here (under --csp, one that needs eval): n/a, and why.
+        if (codec === 'shorn') throw e;
+        out.refused[codec + ' ' + name] = String(e);
+        delete made[name][codec];
+        continue;
+      }
       if (!same((c.normalize || ((v) => v))(c.decode(bytes)), fixtures[name].value)) throw new Error(codec + ' ' + name + ': the round trip changed the value');
       out.bytes[codec + ' ' + name] = bytes.length;
       if (c.info) out.info[codec] = c.info;
@@ -154,7 +175,7 @@ const median = (xs) => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function measure(rounds, names, which) {
+async function measure(rounds, names, which, csp) {
   const esbuild = require('esbuild');
   const puppeteer = require('puppeteer-core');
   const page = path.join(__dirname, '.browser-page.mjs');
@@ -188,7 +209,7 @@ async function measure(rounds, names, which) {
   }
   const server = http.createServer((req, res) => {
     if (req.url === '/') {
-      res.writeHead(200, { 'content-type': 'text/html' });
+      res.writeHead(200, { 'content-type': 'text/html', ...(csp ? { 'content-security-policy': "script-src 'self'" } : {}) });
       res.end('<!doctype html><meta charset="utf-8"><script src="/avsc.js"></script><script type="module" src="/app.js"></script>');
     } else if (req.url === '/avsc.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' });
@@ -220,7 +241,20 @@ async function measure(rounds, names, which) {
     await tab.goto(`http://127.0.0.1:${server.address().port}/`);
     await tab.waitForFunction('window.ready === true', { timeout: 60000 });
     const version = await browser.version();
-    const out = await tab.evaluate((r, order) => window.run(r, order), rounds, CODECS);
+    // Run from a task of the page's own, not from the driver's evaluate: a browser may let
+    // code run by its driver eval under the page's policy (`--csp`).
+    await tab.evaluate((r, order) => {
+      setTimeout(() => {
+        try {
+          window.result = window.run(r, order);
+        } catch (e) {
+          window.result = { error: String((e && e.stack) || e) };
+        }
+      }, 0);
+    }, rounds, CODECS);
+    await tab.waitForFunction('window.result !== undefined', { timeout: 0, polling: 500 });
+    const out = await tab.evaluate('window.result');
+    if (out.error) throw new Error(`the page threw: ${out.error}`);
     return { ...out, version, avscBytes: avscBundle.length };
   } finally {
     await browser.close();
@@ -229,14 +263,14 @@ async function measure(rounds, names, which) {
 }
 
 /** The report's section (markdown), or '' with the reason where the browser is missing. */
-async function run(rounds, names = FIXTURES, which = 'chromium') {
+async function run(rounds, names = FIXTURES, which = 'chromium', csp = false) {
   if (!BROWSERS[which]) throw new Error(`--browser is ${Object.keys(BROWSERS).join(' or ')}`);
   if (!fs.existsSync(BROWSERS[which])) return `\n## In a browser\n\nNot measured: no ${which} at ${BROWSERS[which]}.\n`;
-  const out = await measure(rounds, names, which);
+  const out = await measure(rounds, names, which, csp);
   const lines = [
     '## In a browser',
     '',
-    `${out.version}, one page, the codecs alternating (${rounds} rounds, medians of ops/s); shorn's browser build (${out.info.shorn} back end), msgpackr's browser build (records on), avsc's browser build (its Type API entry, avsc/etc/browser/avsc-types.js, bundled by esbuild with the npm \`buffer\` polyfill for Node's buffer and a shim for the four \`util\` functions it calls; ${Math.round(out.avscBytes / 1024)} kB minified), and JSON.stringify + TextEncoder / TextDecoder + JSON.parse.`,
+    `${out.version}${csp ? `, under Content-Security-Policy: script-src 'self' (no eval)` : ''}, one page, the codecs alternating (${rounds} rounds, medians of ops/s); shorn's browser build (${out.info.shorn} back end), msgpackr's browser build (records on), avsc's browser build (its Type API entry, avsc/etc/browser/avsc-types.js, bundled by esbuild with the npm \`buffer\` polyfill for Node's buffer and a shim for the four \`util\` functions it calls; ${Math.round(out.avscBytes / 1024)} kB minified), and JSON.stringify + TextEncoder / TextDecoder + JSON.parse.`,
     '',
     `| fixture, op | ${CODECS.map((c) => LABELS[c]).join(' | ')} | shorn / fastest other |`,
     `|---|${CODECS.map(() => '--:|').join('')}--:|`,
@@ -249,12 +283,14 @@ async function run(rounds, names = FIXTURES, which = 'chromium') {
       lines.push(`| ${name} ${op} | ${CODECS.map((c) => cell(m[c])).join(' | ')} | ${(m.shorn / best).toFixed(2)}x |`);
     }
   }
+  const refused = Object.entries(out.refused);
+  if (refused.length) lines.push('', `Could not run here (n/a): ${refused.map(([k, why]) => `${k} (${why.slice(0, 160)})`).join('; ')}.`);
   return `\n${lines.join('\n')}\n`;
 }
 
 module.exports = { run };
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, fixtures: { type: 'string', default: FIXTURES.join(',') }, browser: { type: 'string', default: 'chromium' } } });
-  run(Number(values.rounds), values.fixtures.split(','), values.browser).then((markdown) => process.stdout.write(markdown));
+  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, fixtures: { type: 'string', default: FIXTURES.join(',') }, browser: { type: 'string', default: 'chromium' }, csp: { type: 'boolean', default: false } } });
+  run(Number(values.rounds), values.fixtures.split(','), values.browser, values.csp).then((markdown) => process.stdout.write(markdown));
 }
