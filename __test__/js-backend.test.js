@@ -1241,46 +1241,94 @@ test("the browser build's long ASCII text, read through windows, is what the nat
   }
 });
 
-test('without code generation, objects of 0 to 10 fields (1 to 8 read and written by a closure of that many sites): the native bytes, values, key order and getter order', () => {
-  const kinds = [() => t.uint32(), () => t.string(), () => t.float64(), () => t.bool(), () => t.array(t.uint8()), () => t.object({ a: t.int32() })];
-  const values = [7, 'zoë', -1.5, true, [1, 2], { a: -3 }];
-  for (let n = 0; n <= 10; n++) {
-    // An index key among them (an object lists it first, the schema too).
-    const names = Array.from({ length: n }, (_, k) => (k === n - 1 && n > 2 ? '0' : `f${k}`));
-    const schema = t.object(Object.fromEntries(names.map((name, k) => [name, kinds[k % kinds.length]()])));
-    const value = Object.fromEntries(names.map((name, k) => [name, values[k % values.length]]));
-    const native = compile(schema);
-    const js = compile(schema, { backend: 'js', codegen: false });
-    assert.equal(js.generated, false);
-    const bytes = native.encode(value);
-    assert.deepEqual(Buffer.from(js.encode(value)), Buffer.from(bytes), `${n} fields`);
-    const back = js.decode(bytes);
-    assert.deepEqual(back, native.decode(bytes));
-    assert.deepEqual(Object.keys(back), Object.keys(native.decode(bytes)));
-    // Each field read once, in the schema's order (the native back end reads each twice
-    // where a getter is found, once more to check it gives the same value).
-    const order = (codec) => {
-      const seen = [];
-      const withGetters = {};
-      for (const [name, v] of Object.entries(value)) {
-        Object.defineProperty(withGetters, name, { enumerable: true, get: () => (seen.push(name), v) });
+test('without code generation, objects of 0 to 10 fields, plain, optional, with defaults, strict (1 to 8 plain ones read and written by a closure of that many sites): the native bytes, values, key order and getter order, and no exact walk', () => {
+  // Plain fields alone, and with optional ones and defaults among them.
+  const sets = [
+    [
+      [() => t.uint32(), 7],
+      [() => t.string(), 'zoë'],
+      [() => t.float64(), -1.5],
+      [() => t.bool(), true],
+      [() => t.array(t.uint8()), [1, 2]],
+    ],
+    [
+      [() => t.uint32(), 7],
+      [() => t.string(), 'zoë'],
+      [() => t.float64(), -1.5],
+      [() => t.optional(t.bool()), true, 'optional'],
+      [() => t.array(t.uint8()), [1, 2]],
+      [() => t.default(t.int32(), -9), -3, 'optional'],
+      [() => t.object({ a: t.int32() }), { a: -3 }],
+    ],
+  ];
+  const { random: rand } = seeded(1244);
+  // The closures must take every valid value and message themselves: the exact walks
+  // (which would give the same result, slower) are counted by spies, not timed.
+  const { ByteDecoder, ByteEncoder } = require('../lib/js-backend');
+  const walks = { decode: ByteDecoder.prototype.value, encode: ByteEncoder.prototype.put };
+  let walked = 0;
+  ByteDecoder.prototype.value = function value(...args) {
+    walked++;
+    return walks.decode.apply(this, args);
+  };
+  ByteEncoder.prototype.put = function put(...args) {
+    walked++;
+    return walks.encode.apply(this, args);
+  };
+  try {
+  for (const [strict, kinds] of [false, true].flatMap((strict) => sets.map((kinds) => [strict, kinds]))) {
+    for (let shift = 0; shift < kinds.length; shift++)
+    for (let n = 0; n <= 10; n++) {
+      // An index key among them (an object lists it first, the schema too).
+      const names = Array.from({ length: n }, (_, k) => (k === n - 1 && n > 2 ? '0' : `f${k}`));
+      // Each kind at each place, over the shifts.
+      const schema = t.object(Object.fromEntries(names.map((name, k) => [name, kinds[(k + shift) % kinds.length][0]()])), { strict });
+      const native = compile(schema);
+      const js = compile(schema, { backend: 'js', codegen: false });
+      assert.equal(js.generated, false);
+      for (let round = 0; round < 4; round++) {
+        // Optional and default fields left out now and then.
+        const value = {};
+        names.forEach((name, k) => {
+          const [, v, optional] = kinds[(k + shift) % kinds.length];
+          if (optional && rand() < 0.4) return;
+          value[name] = v;
+        });
+        const bytes = native.encode(value);
+        walked = 0;
+        assert.deepEqual(Buffer.from(js.encode(value)), Buffer.from(bytes), `${n} fields`);
+        const back = js.decode(bytes);
+        assert.equal(walked, 0, `${n} fields: an exact walk ran on a valid value or message`);
+        assert.deepEqual(back, native.decode(bytes));
+        assert.deepEqual(Object.keys(back), Object.keys(native.decode(bytes)));
+        // Each field read once, in the schema's order (the native back end reads each
+        // twice where a getter is found, once more to check it gives the same value).
+        const seen = [];
+        const withGetters = {};
+        for (const [name, v] of Object.entries(value)) Object.defineProperty(withGetters, name, { enumerable: true, get: () => (seen.push(name), v) });
+        js.encode(withGetters);
+        const schemaOrder = Object.keys(Object.fromEntries(names.map((name) => [name, 0])));
+        assert.deepEqual(seen, schemaOrder.filter((name) => name in value), `${n} fields`);
+        if (n === 0) continue;
+        // A wrong field's error, and an unknown key's where strict, as natively.
+        const err = (codec, v) => {
+          try {
+            codec.encode(v);
+          } catch (e) {
+            return [e.code, e.path, e.message];
+          }
+          return null;
+        };
+        const wrong = { ...value, [names[n - 1]]: Symbol('x') };
+        assert.notEqual(err(native, wrong), null);
+        assert.deepEqual(err(js, wrong), err(native, wrong));
+        const extra = { ...value, zz: 1 };
+        assert.deepEqual(err(js, extra), err(native, extra));
       }
-      codec.encode(withGetters);
-      return seen;
-    };
-    assert.deepEqual(order(js), Object.keys(value), `${n} fields`);
-    if (n === 0) continue;
-    // A wrong field's error names its path, as natively.
-    const wrong = { ...value, [names[n - 1]]: Symbol('x') };
-    const err = (codec) => {
-      try {
-        codec.encode(wrong);
-      } catch (e) {
-        return [e.code, e.path, e.message];
-      }
-      return null;
-    };
-    assert.deepEqual(err(js), err(native));
-    assert.notEqual(err(native), null);
+    }
+  }
+  } finally {
+    ByteDecoder.prototype.value = walks.decode;
+    ByteEncoder.prototype.put = walks.encode;
   }
 });
