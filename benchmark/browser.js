@@ -38,10 +38,9 @@ const { parseArgs } = require('node:util');
 const { loadFixture } = require('./fixtures');
 
 const ROOT = path.join(__dirname, '..');
-const BROWSERS = {
-  chromium: process.env.SHORN_CHROMIUM || '/usr/bin/chromium',
-  firefox: process.env.SHORN_FIREFOX || '/usr/bin/firefox-esr',
-};
+const browsers = require('../scripts/browsers');
+
+const { BROWSERS } = browsers;
 const FIXTURES = ['person', 'nestedEvent', 'batch100'];
 const CODECS = ['shorn', 'msgpackr', 'avsc', 'json'];
 const LABELS = { shorn: 'shorn', msgpackr: 'msgpackr', avsc: 'avsc', json: 'JSON' };
@@ -177,7 +176,6 @@ const median = (xs) => {
 
 async function measure(rounds, names, which, csp) {
   const esbuild = require('esbuild');
-  const puppeteer = require('puppeteer-core');
   const page = path.join(__dirname, '.browser-page.mjs');
   const utilShim = path.join(__dirname, '.browser-util-shim.mjs');
   fs.writeFileSync(page, PAGE);
@@ -226,16 +224,7 @@ async function measure(rounds, names, which, csp) {
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await puppeteer.launch(
-    which === 'firefox'
-      ? { browser: 'firefox', executablePath: BROWSERS.firefox, headless: true, protocolTimeout: 0 }
-      : {
-          executablePath: BROWSERS.chromium,
-          headless: true,
-          args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-          userDataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-bench-chromium-')),
-        },
-  );
+  const browser = await browsers.launch(which, which === 'firefox' ? { protocolTimeout: 0 } : { userDataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-bench-chromium-')) });
   try {
     const tab = await browser.newPage();
     await tab.goto(`http://127.0.0.1:${server.address().port}/`);

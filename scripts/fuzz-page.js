@@ -21,6 +21,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { options, VALUE_FORM_SOURCE } = require('./fuzz-common');
+const browsers = require('./browsers');
 
 const root = path.join(__dirname, '..');
 const argv = process.argv.slice(2);
@@ -32,7 +33,6 @@ const RUNS = Number(option('--runs', 20000));
 if (!Number.isSafeInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a positive integer');
 const SEED = Number(option('--seed', 7));
 const OUT = option('--out', path.join(os.tmpdir(), `shorn-fuzz-page-${SEED}.jsonl`));
-const EXECUTABLE = BROWSER === 'firefox' ? process.env.SHORN_FIREFOX || '/usr/bin/firefox-esr' : process.env.SHORN_CHROMIUM || '/usr/bin/chromium';
 // Cases a page is handed at a time.
 const CHUNK = 500;
 
@@ -78,7 +78,6 @@ main().then(() => { window.done = 'ok'; }, (e) => { window.done = String(e && e.
 `;
 
 async function main() {
-  if (!fs.existsSync(EXECUTABLE)) throw new Error(`${BROWSER} is not at ${EXECUTABLE} (apt-get install ${BROWSER === 'firefox' ? 'firefox-esr' : 'chromium'})`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-fuzz-page-'));
   try {
     // The inputs, checked here on the way (both marshallers and the JS back end).
@@ -147,12 +146,7 @@ async function main() {
       }
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const puppeteer = require('puppeteer-core');
-    const browser = await puppeteer.launch(
-      BROWSER === 'firefox'
-        ? { browser: 'firefox', executablePath: EXECUTABLE, headless: true }
-        : { executablePath: EXECUTABLE, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] },
-    );
+    const browser = await browsers.launch(BROWSER);
     let version;
     try {
       version = await browser.version();
