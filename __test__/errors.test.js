@@ -30,16 +30,6 @@ describe('ShornError', () => {
   });
 });
 
-// Whether this build still leaves "or null" out of a nullable value's message.
-function nullableMessageLacksOrNull(mode) {
-  try {
-    compile(t.nullable(t.string()), { codegen: mode.codegen }).encode(undefined);
-  } catch (e) {
-    return e.message === '$: expected string, found undefined';
-  }
-  return false;
-}
-
 describe('encode errors', () => {
   const cases = [
     {
@@ -186,9 +176,6 @@ describe('encode errors', () => {
 
     test(
       `names "or null" in the expected type of a nullable value (${mode.name} marshaller)`,
-      nullableMessageLacksOrNull(mode)
-        ? { todo: 'bug: messages for nullable values name only the inner type (lib/plan.js expected() has an unused "or null" case)' }
-        : {},
       () => {
         const codec = compileMode(t.object({ c: t.nullable(t.string()) }), mode);
         assertShornError(() => codec.encode({}), {
@@ -520,24 +507,10 @@ describe('decode input type', () => {
   }
 
   // A transferred ArrayBuffer leaves its views with length 0: decoding one is decoding no
-  // bytes. The generic path copies small inputs with TypedArray#set, which throws a raw
-  // TypeError on a detached buffer.
-  const detachedTypeError = (() => {
-    const ab = new ArrayBuffer(8);
-    const view = new Uint8Array(ab);
-    structuredClone(ab, { transfer: [ab] });
-    try {
-      compile(t.uint8(), { codegen: false }).decode(view);
-    } catch (e) {
-      return !(e instanceof ShornError);
-    }
-    return false;
-  })();
+  // bytes (the generic path once copied small inputs with TypedArray#set, which threw a
+  // raw TypeError on a detached buffer).
   for (const mode of MODES) {
-    const options = !mode.codegen && detachedTypeError
-      ? { todo: 'bug: the generic marshaller throws a TypeError, not a ShornError, when decoding a view of a detached ArrayBuffer' }
-      : {};
-    test(`decoding a view of a detached ArrayBuffer is decoding an empty input (${mode.name} marshaller)`, options, () => {
+    test(`decoding a view of a detached ArrayBuffer is decoding an empty input (${mode.name} marshaller)`, () => {
       const ab = new ArrayBuffer(8);
       const view = new Uint8Array(ab, 2, 4);
       structuredClone(ab, { transfer: [ab] });
@@ -566,19 +539,6 @@ describe('schema errors', () => {
   };
   const circular = { type: 'array' };
   circular.items = circular;
-  // lib/compile.js walks the descriptor for uncalled builders (findFunction) before
-  // JSON.stringify, with no depth limit, so these overflow the stack with a RangeError.
-  const overflows = (() => {
-    try {
-      compile(circular);
-    } catch (e) {
-      return !(e instanceof ShornError);
-    }
-    return false;
-  })();
-  const RAW_STACK_OVERFLOW = overflows
-    ? { todo: 'bug: a circular or very deep descriptor throws a RangeError (stack overflow in lib/compile.js findFunction), not ERR_SHORN_SCHEMA' }
-    : {};
 
   const cases = [
     ['an unknown type, nested', () => compile(t.object({ user: t.object({ tags: t.array({ type: 'strng' }) }) })), '$.user.tags[]', 'invalid schema at $.user.tags[]: unknown type "strng"'],
@@ -616,8 +576,8 @@ describe('schema errors', () => {
     ['nesting of 65 arrays', () => compile(deep(65)), `$${'[]'.repeat(65)}`, /nested deeper than 64 levels$/],
     ['nesting of 65 objects', () => compile(deepObject(65)), `$${'.a'.repeat(65)}`, /nested deeper than 64 levels$/],
     ['nesting of 1,000 arrays', () => compile(deep(1000)), undefined, /^invalid schema/],
-    ['nesting of 100,000 arrays', () => compile(deep(100_000)), undefined, /^invalid schema/, RAW_STACK_OVERFLOW],
-    ['a circular descriptor', () => compile(circular), undefined, /^invalid schema: not JSON-serialisable \(/, RAW_STACK_OVERFLOW],
+    ['nesting of 100,000 arrays', () => compile(deep(100_000)), undefined, /^invalid schema/],
+    ['a circular descriptor', () => compile(circular), undefined, /^invalid schema: not JSON-serialisable \(/],
     ['a descriptor holding a bigint', () => compile({ type: 'uint8', x: 1n }), undefined, 'invalid schema: not JSON-serialisable (Do not know how to serialize a BigInt)'],
     ['undefined', () => compile(undefined), undefined, 'invalid schema: expected a descriptor object'],
     ['a function', () => compile(() => {}), undefined, 'invalid schema at $: found a function'],
@@ -646,8 +606,8 @@ describe('schema errors', () => {
     ['the functional decode given a string', () => decode('uint8', new Uint8Array(1)), undefined, 'invalid schema: expected a descriptor object'],
     ['the functional encode given a bad descriptor', () => encode({ type: 'nope' }, 1), '$', 'invalid schema at $: unknown type "nope"'],
   ];
-  for (const [name, fn, path, message, options = {}] of cases) {
-    test(`rejects ${name} with ERR_SHORN_SCHEMA`, options, () => {
+  for (const [name, fn, path, message] of cases) {
+    test(`rejects ${name} with ERR_SHORN_SCHEMA`, () => {
       const expected = { code: 'ERR_SHORN_SCHEMA', message };
       if (path !== undefined) expected.path = path;
       assertShornError(fn, expected);
