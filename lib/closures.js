@@ -1016,7 +1016,7 @@ function compile(root, m, generate = false) {
         const fields = op.fields.map((f) => ({ ...f, put: enc(f.node), value: f.kind === 'default' ? () => m.defaultValue(f.d) : null }));
         const { strict } = op;
         if (generate && fields.length <= MAX_GENERATED_FIELDS) return objectWriter(fields, strict);
-        if (strict === null && fields.length >= 1 && fields.length <= 8 && fields.every((f) => f.kind === 'plain' && !f.own)) return plainObjectWriter(fields);
+        if (strict === null && fields.length >= 1 && fields.length <= PLAIN_FIELDS && fields.every((f) => f.kind === 'plain' && !f.own)) return plainObjectWriter(fields);
         return (w, x) => {
           if (typeof x !== 'object' || x === null || Array.isArray(x)) throw FAULT;
           for (let k = 0; k < fields.length; k++) {
@@ -1283,7 +1283,7 @@ function compile(root, m, generate = false) {
           };
         }
         if (generate && fields.length <= MAX_GENERATED_FIELDS) return objectReader(fields);
-        if (fields.length >= 1 && fields.length <= 8 && fields.every((f) => !f.optional && !f.define)) return plainObjectClosure(fields);
+        if (fields.length >= 1 && fields.length <= PLAIN_FIELDS && fields.every((f) => !f.optional && !f.define)) return plainObjectClosure(fields);
         return (r) => {
           const o = {};
           for (let k = 0; k < fields.length; k++) {
@@ -1495,6 +1495,10 @@ function arrayWriter(item, min, max) {
 };`;
   return new Function('item', 'FAULT', source)(item, FAULT);
 }
+
+// The most fields plainObjectClosure and plainObjectWriter take: each names that many
+// stores and loads of its own (k0-k7), so a larger object keeps the loop.
+const PLAIN_FIELDS = 8;
 
 /**
  * An object of one to eight fields, none optional and none named as a property of
