@@ -5,7 +5,9 @@
 // terser instead; lib/ converted mechanically to ES modules (scope hoisting, shaken
 // exports), bundled by esbuild; and that by terser. The conversion is for measuring only:
 // its bundle is never run (its lazy requires become imports, its module objects
-// namespaces), so it says what ES modules would weigh, not that they would work.
+// namespaces), so it says what ES modules would weigh, not that they would work. Then
+// the anchors issue 39 names (msgpackr, protobufjs's light and minimal builds), bundled
+// alike, for comparison.
 //
 //   node benchmark/bundle-forms.js
 
@@ -25,7 +27,7 @@ const BROWSER = Object.fromEntries(Object.entries(require('../package.json').imp
 const gz = (code) => zlib.gzipSync(code, { level: 9 }).length;
 
 async function bundle(entryFile) {
-  const r = await esbuild.build({ entryPoints: [entryFile], bundle: true, format: 'esm', minify: true, write: false, platform: 'browser', logLevel: 'silent' });
+  const r = await esbuild.build({ entryPoints: [entryFile], bundle: true, format: 'esm', minify: true, write: false, platform: 'browser', logLevel: 'silent', nodePaths: [path.join(ROOT, 'node_modules')] });
   return r.outputFiles[0].text;
 }
 
@@ -188,6 +190,20 @@ async function main() {
     console.log('The browser bundle of t, compile and ShornError (gzip -9):\n');
     console.log('| form | minified | gzipped |\n|---|--:|--:|');
     for (const [name, code] of rows) console.log(`| ${name} | ${Buffer.byteLength(code).toLocaleString('en-US')} | ${gz(code).toLocaleString('en-US')} |`);
+    // The anchors issue 39 names, bundled the same way (esbuild, minified, for the browser).
+    const peers = [
+      ['msgpackr: pack, unpack', `import { pack, unpack } from 'msgpackr';\nglobalThis.x = [pack, unpack];\n`],
+      ['protobufjs/light: Root.fromJSON, a Type\'s encode, decode, verify', `import protobuf from 'protobufjs/light.js';\nglobalThis.x = protobuf;\n`],
+      ['protobufjs/minimal: the runtime of pbjs-generated code (not counted: the code)', `import protobuf from 'protobufjs/minimal.js';\nglobalThis.x = protobuf;\n`],
+    ];
+    console.log('\nThe anchors, bundled alike:\n');
+    console.log('| bundle | minified | gzipped |\n|---|--:|--:|');
+    for (const [name, source] of peers) {
+      const file = path.join(dir, 'peer.mjs');
+      fs.writeFileSync(file, source);
+      const code = await bundle(file);
+      console.log(`| ${name} | ${Buffer.byteLength(code).toLocaleString('en-US')} | ${gz(code).toLocaleString('en-US')} |`);
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
