@@ -3,7 +3,7 @@
 # if missing, cargo-fuzz at a pinned version into ~/.cache/shorn-tools like scripts/tools.js),
 # seeds the corpora from the golden vectors (fuzz/seed.js), builds the five targets and
 # runs each for FUZZ_SECONDS (default 60) from its seed corpus (text twice, once per
-# transcoder). Any crash fails the run;
+# transcoder), FUZZ_JOBS (default 2) at a time. Any crash fails the run;
 # its input is in fuzz/artifacts/<target>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,20 +39,35 @@ failed=0
 # text-ssse3: the text target with the AVX-512 transcoder turned off (SHORN_NO_AVX512), so
 # that on a CPU with AVX-512 the SSSE3 one is fuzzed too.
 targets=(decode compile roundtrip text text-ssse3 frames)
-for run in "${targets[@]}"; do
-  target=${run%-ssse3}
-  no_avx512=
+# FUZZ_JOBS targets at a time (default 2, the cores of the project's machine; libFuzzer runs
+# one process each), in the order above, so that text and text-ssse3, which share a corpus,
+# do not run together. Each is reported when its wave ends.
+JOBS=${FUZZ_JOBS:-2}
+fuzz_one() {
+  local run=$1 target=${1%-ssse3} no_avx512=
   [ "$run" != "$target" ] && no_avx512=1
-  if SHORN_NO_AVX512=$no_avx512 cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- \
+  SHORN_NO_AVX512=$no_avx512 cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- \
     -seed="$SEED" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    >"fuzz/$run.log" 2>&1; then
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "fuzz/$run.log" | grep -o '[0-9]*$' || true)
-    echo "fuzz-ci: $run passed ($runs executions in ${SECONDS_PER_TARGET} s)"
-  else
-    failed=1
-    echo "fuzz-ci: $run FAILED; the last lines of fuzz/$run.log:"
-    tail -n 40 "fuzz/$run.log"
-  fi
+    >"fuzz/$run.log" 2>&1
+}
+for ((first = 0; first < ${#targets[@]}; first += JOBS)); do
+  wave=("${targets[@]:first:JOBS}")
+  pids=()
+  for run in "${wave[@]}"; do
+    fuzz_one "$run" &
+    pids+=($!)
+  done
+  for k in "${!wave[@]}"; do
+    run=${wave[$k]}
+    if wait "${pids[$k]}"; then
+      runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "fuzz/$run.log" | grep -o '[0-9]*$' || true)
+      echo "fuzz-ci: $run passed ($runs executions in ${SECONDS_PER_TARGET} s)"
+    else
+      failed=1
+      echo "fuzz-ci: $run FAILED; the last lines of fuzz/$run.log:"
+      tail -n 40 "fuzz/$run.log"
+    fi
+  done
 done
 echo "fuzz-ci: ${#targets[@]} targets run in $((SECONDS - started)) s"
 if [ "$failed" -ne 0 ]; then
