@@ -40,8 +40,9 @@ failed=0
 # that on a CPU with AVX-512 the SSSE3 one is fuzzed too.
 targets=(decode compile roundtrip text text-ssse3 frames)
 # FUZZ_JOBS targets at a time (default 2, the cores of the project's machine; libFuzzer runs
-# one process each), in the order above, so that text and text-ssse3, which share a corpus,
-# do not run together. Each is reported when its wave ends.
+# one process each), in waves in the order above; each is reported when its wave ends. At
+# the default, text and text-ssse3 (one corpus) fall in different waves; with more jobs
+# they may share one, as libFuzzer's own -jobs workers share a corpus directory.
 JOBS=${FUZZ_JOBS:-2}
 fuzz_one() {
   local run=$1 target=${1%-ssse3} no_avx512=
