@@ -7,7 +7,7 @@
 // its bundle is never run (its lazy requires become imports, its module objects
 // namespaces), so it says what ES modules would weigh, not that they would work. Then
 // the anchors issue 39 names (msgpackr, protobufjs's light and minimal builds), bundled
-// alike, for comparison.
+// alike, for comparison; and the bundle as it ships without each of its optional parts.
 //
 //   node benchmark/bundle-forms.js
 
@@ -26,10 +26,21 @@ const BROWSER = Object.fromEntries(Object.entries(require('../package.json').imp
 
 const gz = (code) => zlib.gzipSync(code, { level: 9 }).length;
 
-async function bundle(entryFile) {
-  const r = await esbuild.build({ entryPoints: [entryFile], bundle: true, format: 'esm', minify: true, write: false, platform: 'browser', logLevel: 'silent', nodePaths: [path.join(ROOT, 'node_modules')] });
+// `empty`: modules of lib/ (paths relative to the package) bundled as empty ones, to weigh
+// what each part of the bundle costs (the table of parts).
+async function bundle(entryFile, empty = []) {
+  const plugins = [{ name: 'empty', setup: (b) => b.onLoad({ filter: /\.js$/ }, (a) => (empty.includes(path.relative(ROOT, a.path).split(path.sep).join('/')) ? { contents: 'module.exports = {};', loader: 'js' } : undefined)) }];
+  const r = await esbuild.build({ entryPoints: [entryFile], bundle: true, format: 'esm', minify: true, write: false, platform: 'browser', logLevel: 'silent', nodePaths: [path.join(ROOT, 'node_modules')], plugins });
   return r.outputFiles[0].text;
 }
+
+// The parts of the bundle weighed by leaving them out (docs/DESIGN.md, "Where the 30 KB
+// floor stands"): the Codec's features, the native compiler's rules, the exact-error walks.
+const PARTS = [
+  ['the Codec\'s features: readers, patterns, framing (lib/evolve.js, lib/pattern.js, lib/framing.js)', ['lib/evolve.js', 'lib/pattern.js', 'lib/framing.js']],
+  ['the native compiler\'s rules (lib/schema-rules.js)', ['lib/schema-rules.js']],
+  ['the exact-error walks (lib/inspect.js, lib/generic.js)', ['lib/inspect.js', 'lib/generic.js']],
+];
 
 async function terse(code) {
   const m = await minify(code, { module: true, toplevel: true, compress: { passes: 3, pure_getters: true }, mangle: true });
@@ -190,6 +201,14 @@ async function main() {
     console.log('The browser bundle of t, compile and ShornError (gzip -9):\n');
     console.log('| form | minified | gzipped |\n|---|--:|--:|');
     for (const [name, code] of rows) console.log(`| ${name} | ${Buffer.byteLength(code).toLocaleString('en-US')} | ${gz(code).toLocaleString('en-US')} |`);
+    // Each part left out (its modules bundled as empty ones: the bundle is never run), then
+    // all of them: what is left is the core.
+    console.log('\nThe same (lib/ as it ships, esbuild) without each part:\n');
+    console.log('| left out | minified | gzipped | saved, gzipped |\n|---|--:|--:|--:|');
+    for (const [name, files] of [...PARTS, ['all three', PARTS.flatMap(([, f]) => f)]]) {
+      const code = await bundle(entry(path.join(LIB, 'compile.js')), files);
+      console.log(`| ${name} | ${Buffer.byteLength(code).toLocaleString('en-US')} | ${gz(code).toLocaleString('en-US')} | ${(gz(cjs) - gz(code)).toLocaleString('en-US')} |`);
+    }
     // The anchors issue 39 names, bundled the same way (esbuild, minified, for the browser).
     const peers = [
       ['msgpackr: pack, unpack', `import { pack, unpack } from 'msgpackr';\nglobalThis.x = [pack, unpack];\n`],
