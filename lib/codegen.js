@@ -1028,7 +1028,10 @@ function marshal(v) {
     // A slab detached from under us (ArrayBuffer#transfer on Node 22) is replaced first.
     if (st.out.byteLength === 0) rt.checkBuffers();
     return nat.encode(${args.join(', ')});
-  }${info.json ? ' catch (e) {\n    // A lone surrogate in a json value: at its own path (Marshaller#lonePath).\n    throw G.lonePath(e, v);\n  }' : ''} finally {
+  } catch (e) {
+    // A union's error left to be made once (rt.PendingUnion)${info.json ? '; a lone surrogate in a json value: at its own path (Marshaller#lonePath)' : ''}.
+    throw ${info.json ? 'G.lonePath(rt.settle(e, G), v)' : 'rt.settle(e, G)'};
+  } finally {
     st.busy = false;
     ${depth ? 'G.testDepth = depth;' : ''}
     ${layout.positional ? '' : 'if (st.chunks.length !== 0 || st.textBase >= 0 || st.latin1 !== null) rt.endText();'}
