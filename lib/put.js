@@ -117,18 +117,17 @@ function putUnionByKind(g, op, x, path, room) {
   // too deep whose getter throws gave the union's error where the tested union, and the
   // generic marshaller, give the getter's.) That error is made once: the union leaves it
   // pending (lib/runtime.js, PendingUnion), and a union by kind that a pending one passes
-  // through fails its test too, so it takes its place untested; marshal makes the
-  // outermost's (fuzz finding J10: every union on the way out had tested the value and
-  // made its own error, ~maxDepth^3 reads of a cyclic value). A split schema looks for
-  // the variant's error from the depth the union is at, in W.d, which the put left deeper.
-  const pend = (from) => `throw rt.pend(${from}, ${g.constant(d)}, ${x}, ${path.code()}, ${g.split ? 'W.d' : '0'}, ${g.inHelper});`;
+  // through fails its test too, so it leaves its own in its place untested; marshal makes
+  // the outermost's (fuzz finding J10: every union on the way out had tested the value and
+  // made its own error, ~maxDepth^3 reads of a cyclic value). A split schema looks for the
+  // variant's error from the depth the union is at, in W.d, which the put left deeper.
   g.enc.push(
     '}',
     `} catch (${e}) {`,
-    g.split ? `if (${e} instanceof rt.PendingUnion) { W.d = ${depth}; ${pend(e)} }` : `if (${e} instanceof rt.PendingUnion) ${pend(e)}`,
-    `if (!(${e} instanceof ${g.constant(ShornError)})) throw ${e};`,
     g.split ? `W.d = ${depth};` : '',
-    `if (G.variantOf(${g.constant(d)}, ${x}) !== ${k}) ${pend('null')}`,
+    `if (${e} instanceof rt.PendingUnion || (${e} instanceof ${g.constant(ShornError)} && G.variantOf(${g.constant(d)}, ${x}) !== ${k})) {`,
+    `throw new rt.PendingUnion(${g.constant(d)}, ${x}, ${path.code()}, ${g.split ? 'W.d' : '0'}, ${g.inHelper});`,
+    '}',
     `throw ${e};`,
     '}',
   );

@@ -412,28 +412,19 @@ function relative(e) {
 // whose value failed its test after a put below it threw, with what `unionErrorOf` needs.
 // Every union by kind it passes through on the way out would fail its test too (a test
 // only refuses more with less depth left, and the put and the tests walk the same value),
-// so each takes its place (`pend`), and marshal makes the outermost one's error once
+// so each throws its own in its place, and marshal makes the outermost one's error once
 // (`settle`): each union had tested the value and looked for its own error again, a walk
 // of up to maxDepth levels each, ~maxDepth^3 reads of a cyclic value (fuzz finding J10:
 // an encode of ~0.4 s at the default maxDepth, ~22 s at 512). `relative`: its path is
 // relative to a generated helper's value, which the helper's caller rebases.
 class PendingUnion {
-  constructor() {
-    this.d = null;
-    this.x = undefined;
-    this.path = '$';
-    this.depth = 0;
-    this.relative = false;
+  constructor(d, x, path, depth, relative) {
+    this.d = d;
+    this.x = x;
+    this.path = path;
+    this.depth = depth;
+    this.relative = relative;
   }
-}
-function pend(e, d, x, path, depth, relative) {
-  const p = e instanceof PendingUnion ? e : new PendingUnion();
-  p.d = d;
-  p.x = x;
-  p.path = path;
-  p.depth = depth;
-  p.relative = relative;
-  return p;
 }
 // At marshal's end: the error a pending union stands for, made by marshaller `G`; any
 // other thrown value as it is.
@@ -619,7 +610,6 @@ module.exports = {
   relative,
   rebaseRelative,
   PendingUnion,
-  pend,
   settle,
   repeatedKey: base.repeatedKey,
   pathKey: base.pathKey,
